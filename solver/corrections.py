@@ -1,0 +1,178 @@
+"""The correction stages of one step: drive impulses, joint correction by look-ahead (Schmitt §5,
+P-steps 1-2), and velocity correction (§6, P-step 4). Every impulse is a complementary pair, so the
+bodies' total momentum is untouched and time stands still while they act (§4).
+"""
+import numpy as np
+
+from . import drives as d
+from .integrator import ballistic
+from .state import unwrap
+
+LOOP_DRIVES = (d.LOWER_LIMIT, d.UPPER_LIMIT, d.MOTOR_POSITION, d.MOTOR_VELOCITY, d.BRAKE, d.SPRING_SOFT)
+
+
+def joint_gaps(model, row_errors: np.ndarray) -> np.ndarray:
+    """(m,) size of each joint's error; angular rows count as rad on a 1 m lever."""
+    return np.sqrt(np.bincount(model.row_joint, row_errors**2, minlength=len(model.joint_names)))
+
+
+def look_ahead(model, state, h: float):
+    frames, _, _ = ballistic(model, state.frames, state.velocity, state.angular_velocity, h, with_velocities=False)
+    return frames
+
+
+def apply_explicit_forces(model, state, rows, dt: float) -> None:
+    """Springs of method 'impulse' as an impulse F dt (Schmitt 9.2 and its damping form). Called with
+    dt = h/2 before and after the ballistic motion, the pair is the centred impulse of §8."""
+    twist = state.twist.reshape(-1)
+    for k, drive in enumerate(model.drives):
+        if drive.kind == d.SPRING_IMPULSE:
+            axis = model.drive_axis[k]
+            rate = rows.axis_jacobian[axis] @ twist
+            force = -drive.stiffness * (state.axis_coordinate[axis] - drive.value) - drive.damping * rate
+            twist += rows.axis_response[:, axis] * (force * dt)
+
+
+class PositionCorrection:
+    """P-steps 1 and 2 for one step h, with the loop drives solved alongside."""
+
+    def __init__(self, model, state, rows, stages, h: float, stats: dict):
+        self.model, self.state, self.rows, self.stages, self.h, self.stats = model, state, rows, stages, h, stats
+        self.accumulated = np.zeros(len(model.drives))
+        self.loop_drives = [k for k, drive in enumerate(model.drives) if drive.kind in LOOP_DRIVES]
+        self.worst_joint = None
+        self.worst_gap = 0.0
+
+    def run(self) -> bool:
+        """True when every joint's look-ahead gap is below dmax; False asks the caller to halve h
+        (Schmitt §5: a gap that grows, or no convergence within max_corrections sweeps)."""
+        if not self.stages and not self.loop_drives:
+            return True
+        settings = self.model.settings
+        previous_worst = np.inf
+        for _ in range(settings.max_corrections):
+            frames_h = look_ahead(self.model, self.state, self.h)
+            errors = self.rows.look_ahead_errors(self.model, frames_h)
+            gaps = joint_gaps(self.model, errors)
+            self._note_worst(gaps)
+            if not np.isfinite(self.worst_gap) or (self.worst_gap >= settings.dmax and self.worst_gap > previous_worst):
+                return False
+            previous_worst = self.worst_gap
+            coordinate_h = unwrap(self.model, self.model.raw_coordinates(frames_h), self.state.axis_coordinate)
+            rate_at_look = self.rows.axis_jacobian @ self.state.twist.reshape(-1)
+            corrected = 0
+            for number, stage in enumerate(self.stages):
+                if number > 0:
+                    errors = self.rows.look_ahead_errors(self.model, look_ahead(self.model, self.state, self.h))
+                    gaps = joint_gaps(self.model, errors)
+                corrected += self._correct(stage, errors, gaps)
+            drive_change = self._solve_drives(coordinate_h, rate_at_look)
+            if corrected == 0 and drive_change < settings.dmax:
+                return True
+        return False
+
+    def _note_worst(self, gaps: np.ndarray) -> None:
+        if len(gaps):
+            worst = int(np.argmax(gaps))
+            self.worst_joint, self.worst_gap = worst, float(gaps[worst])
+
+    def _correct(self, stage, errors: np.ndarray, gaps: np.ndarray) -> int:
+        """Schmitt P-step 2 for every joint of the stage whose gap >= dmax: I = K^-1 delta / h."""
+        violating = gaps[stage.joints] >= self.model.settings.dmax
+        count = int(violating.sum())
+        if count:
+            rhs = errors[stage.rows] * violating[stage.row_owner]
+            impulse = -(stage.inverse @ rhs) / self.h
+            self.state.twist.reshape(-1)[:] += self.rows.response[:, stage.rows] @ impulse
+            self.stats["corrections"] += count
+            self.stats["solves"] += 1
+        return count
+
+    def _solve_drives(self, coordinate_h: np.ndarray, rate_at_look: np.ndarray) -> float:
+        """One projected Gauss-Seidel pass over the loop drives; returns the largest change, as the
+        distance it moves its joint coordinate over h."""
+        model, rows, h = self.model, self.rows, self.h
+        twist = self.state.twist.reshape(-1)
+        t_end = self.state.time + h
+        largest = 0.0
+        for k in self.loop_drives:
+            drive, axis = model.drives[k], model.drive_axis[k]
+            stiffness = rows.axis_stiffness[axis]
+            if stiffness <= 0:
+                continue
+            rate = rows.axis_jacobian[axis] @ twist
+            lower, upper = -np.inf, np.inf
+            if drive.kind in (d.LOWER_LIMIT, d.UPPER_LIMIT, d.MOTOR_POSITION):
+                # the look-ahead coordinate, moved on by what impulses since the look-ahead changed
+                predicted = coordinate_h[axis] + h * (rate - rate_at_look[axis])
+                goal = drive.value if drive.kind != d.MOTOR_POSITION else drive.target(t_end) + drive.offset
+                change = -(predicted - goal) / (h * stiffness)
+                if drive.kind == d.LOWER_LIMIT:
+                    lower = 0.0
+                elif drive.kind == d.UPPER_LIMIT:
+                    upper = 0.0
+                else:
+                    lower, upper = -drive.max_effort * h, drive.max_effort * h
+            elif drive.kind == d.MOTOR_VELOCITY:
+                change = -(rate - drive.target(self.state.time + 0.5 * h)) / stiffness
+                lower, upper = -drive.max_effort * h, drive.max_effort * h
+            else:
+                change = self._soft_change(drive, axis, rate, stiffness, self.accumulated[k])
+            total = min(max(self.accumulated[k] + change, lower), upper)
+            change = total - self.accumulated[k]
+            self.accumulated[k] = total
+            twist += rows.axis_response[:, axis] * change
+            largest = max(largest, abs(change) * stiffness * h)
+        return largest
+
+    def _soft_change(self, drive, axis: int, rate: float, stiffness: float, accumulated: float) -> float:
+        """Strashnov (15): (K + gamma) dl = -(J V + beta/h G(t) + gamma l); a brake is the k = 0 case."""
+        h = self.h
+        spring = drive.stiffness if drive.kind == d.SPRING_SOFT else 0.0
+        softness = spring * h + drive.damping
+        if softness <= 0:
+            return 0.0
+        gamma = 1.0 / (h * softness)  # Strashnov (6)
+        beta = spring * h / softness
+        stretch = self.state.axis_coordinate[axis] - drive.value if drive.kind == d.SPRING_SOFT else 0.0
+        return -(rate + beta / h * stretch + gamma * accumulated) / (stiffness + gamma)
+
+
+def correct_velocities(model, state, rows, stages, stats: dict) -> None:
+    """Schmitt P-step 4: complementary impulses until no joint's rate exceeds vmax; limits that are
+    reached take part as one-sided rows."""
+    settings = model.settings
+    twist = state.twist.reshape(-1)
+    limits = [k for k, drive in enumerate(model.drives) if drive.kind in (d.LOWER_LIMIT, d.UPPER_LIMIT)]
+    accumulated = np.zeros(len(model.drives))
+    for _ in range(settings.max_corrections):
+        rates = rows.jacobian @ twist
+        worst = joint_gaps(model, rates).max(initial=0.0)
+        limit_change = _limit_velocities(model, state, rows, limits, accumulated)
+        if worst < settings.vmax and limit_change < settings.vmax:
+            return
+        for number, stage in enumerate(stages):
+            if number > 0:
+                rates = rows.jacobian @ twist
+            impulse = -(stage.inverse @ rates[stage.rows])
+            twist += rows.response[:, stage.rows] @ impulse
+            stats["velocity_solves"] += 1
+
+
+def _limit_velocities(model, state, rows, limits, accumulated) -> float:
+    twist = state.twist.reshape(-1)
+    largest = 0.0
+    for k in limits:
+        drive, axis = model.drives[k], model.drive_axis[k]
+        stiffness = rows.axis_stiffness[axis]
+        beyond = state.axis_coordinate[axis] - drive.value
+        at_limit = beyond <= model.settings.dmax if drive.kind == d.LOWER_LIMIT else beyond >= -model.settings.dmax
+        if stiffness <= 0 or not at_limit:
+            continue
+        change = -(rows.axis_jacobian[axis] @ twist) / stiffness
+        total = max(accumulated[k] + change, 0.0) if drive.kind == d.LOWER_LIMIT else min(accumulated[k] + change, 0.0)
+        change = total - accumulated[k]
+        accumulated[k] = total
+        twist += rows.axis_response[:, axis] * change
+        largest = max(largest, abs(change) * stiffness)
+    return largest

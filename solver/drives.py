@@ -1,0 +1,153 @@
+"""Drives: what acts along a joint's own coordinate (hinge angle, slider or rail displacement,
+spring length). Limits and the rail's end stops, springs (explicit or soft), servo motors, brakes.
+
+Each drive is one scalar row along its joint's axis row. Drives that belong inside the correction
+loop (limits, soft springs, motors, brakes) are solved there by projected Gauss-Seidel on an
+accumulated impulse; explicit springs act as centred impulses outside it.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .spec import checked_array
+
+LOWER_LIMIT, UPPER_LIMIT = "lower_limit", "upper_limit"
+MOTOR_POSITION, MOTOR_VELOCITY, BRAKE = "motor_position", "motor_velocity", "brake"
+SPRING_SOFT, SPRING_IMPULSE = "spring_soft", "spring_impulse"
+MOTOR_MODES = ("position", "velocity")
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A target: a constant, or piecewise linear in time through (times, values), held at the ends."""
+
+    times: np.ndarray
+    values: np.ndarray
+
+    def __call__(self, t: float) -> float:
+        return float(np.interp(t, self.times, self.values))
+
+    def to_json(self):
+        if len(self.times) == 1:
+            return float(self.values[0])
+        return [[float(t), float(v)] for t, v in zip(self.times, self.values)]
+
+
+@dataclass(frozen=True)
+class Drive:
+    joint: int  # index into the model's joint list
+    kind: str
+    value: float = 0.0  # limit or spring rest, in raw joint coordinate
+    stiffness: float = 0.0
+    damping: float = 0.0  # spring damping, or the brake's C_F
+    max_effort: float = np.inf  # largest force or torque a motor may apply
+    target: Schedule | None = None
+    offset: float = 0.0  # raw coordinate at the start: joint position = raw - offset
+
+
+def read_schedule(reader, key: str) -> Schedule:
+    value = reader.raw(key, None)
+    if value is None:
+        raise reader.fail(key, "is missing")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        number = reader.number(key)
+        return Schedule(np.array([0.0]), np.array([number]))
+    if not isinstance(value, list) or not value:
+        raise reader.fail(key, f"must be a number or a list of [time, value] pairs, got {value!r}")
+    table = checked_array(value, (len(value), 2), lambda problem: reader.fail(key, problem))
+    if np.any(np.diff(table[:, 0]) <= 0):
+        raise reader.fail(key, "times must increase strictly")
+    return Schedule(table[:, 0].copy(), table[:, 1].copy())
+
+
+def read_axis_drives(reader, joint_type: str, allowed: tuple[str, ...]) -> dict:
+    """Reads `limits`, `spring`, `motor` of a hinge or slider record; rejects them elsewhere."""
+    fields: dict = {}
+    for key in ("limits", "spring", "motor"):
+        if reader.has(key) and key not in allowed:
+            problem = "a motor" if key == "motor" else key
+            raise reader.fail(key, f"is not allowed: a {joint_type} joint cannot carry {problem}")
+    if "limits" in allowed and reader.has("limits"):
+        limits = reader.array("limits", (2,))
+        if not limits[0] < limits[1]:
+            raise reader.fail("limits", f"must be [lower, upper] with lower < upper, got {limits.tolist()}")
+        if not limits[0] <= 0.0 <= limits[1]:
+            raise reader.fail("limits", f"must contain the start position 0, got {limits.tolist()}")
+        fields["limits"] = limits
+    spring = reader.record_of("spring") if "spring" in allowed else None
+    if spring is not None:
+        fields["spring"] = {
+            "stiffness": spring.number("stiffness", minimum=0.0),
+            "damping": spring.number("damping", 0.0, minimum=0.0),
+            "rest": spring.number("rest", 0.0),
+            "method": spring.string("method", "impulse", choices=("impulse", "soft")),
+        }
+        spring.finish()
+    motor = reader.record_of("motor") if "motor" in allowed else None
+    if motor is not None:
+        fields["motor"] = _read_motor(motor)
+    return fields
+
+
+def _read_motor(motor) -> dict:
+    mode = motor.string("mode", choices=MOTOR_MODES)
+    target = read_schedule(motor, "target")
+    if motor.has("max_torque") and motor.has("max_force"):
+        raise motor.fail("max_force", "cannot be given together with 'max_torque'")
+    effort_key = "max_force" if motor.has("max_force") else "max_torque"
+    fields = {
+        "mode": mode,
+        "target": target,
+        "max_effort": motor.number(effort_key, np.inf, minimum=0.0) if motor.has(effort_key) else np.inf,
+        "brake": motor.number("brake", 0.0, minimum=0.0),
+    }
+    motor.finish()
+    return fields
+
+
+def motor_to_json(motor: dict, joint_type: str) -> dict:
+    out = {"mode": motor["mode"], "target": motor["target"].to_json(), "brake": motor["brake"]}
+    if np.isfinite(motor["max_effort"]):
+        out["max_force" if joint_type == "slider" else "max_torque"] = motor["max_effort"]
+    return out
+
+
+def drives_of_joint(index: int, spec: dict, offset: float) -> list[Drive]:
+    """The drive rows a joint record asks for; `offset` is its raw coordinate at the start."""
+    drives = []
+    if spec["type"] == "rail":
+        start_to_point = float(np.dot(np.asarray(spec["point"]) - spec["start"], _unit(spec["end"] - spec["start"])))
+        length = float(np.linalg.norm(np.asarray(spec["end"]) - spec["start"]))
+        drives += [Drive(index, LOWER_LIMIT, 0.0, offset=start_to_point),
+                   Drive(index, UPPER_LIMIT, length, offset=start_to_point)]
+    if spec["type"] == "spring":
+        kind = SPRING_SOFT if spec["method"] == "soft" else SPRING_IMPULSE
+        drives.append(Drive(index, kind, spec["rest_length"], spec["stiffness"], spec["damping"], offset=offset))
+    if "limits" in spec:
+        lower, upper = spec["limits"]
+        drives += [Drive(index, LOWER_LIMIT, lower + offset, offset=offset),
+                   Drive(index, UPPER_LIMIT, upper + offset, offset=offset)]
+    if "spring" in spec:
+        spring = spec["spring"]
+        kind = SPRING_SOFT if spring["method"] == "soft" else SPRING_IMPULSE
+        drives.append(Drive(index, kind, spring["rest"] + offset, spring["stiffness"], spring["damping"], offset=offset))
+    if "motor" in spec:
+        motor = spec["motor"]
+        kind = MOTOR_POSITION if motor["mode"] == "position" else MOTOR_VELOCITY
+        drives.append(Drive(index, kind, max_effort=motor["max_effort"], target=motor["target"], offset=offset))
+        if motor["brake"] > 0:
+            drives.append(Drive(index, BRAKE, damping=motor["brake"], offset=offset))
+    return drives
+
+
+def _unit(v) -> np.ndarray:
+    v = np.asarray(v, dtype=float)
+    return v / np.linalg.norm(v)
+
+
+def spring_energy(drives: list[Drive], coordinate: np.ndarray, axis_of_drive: np.ndarray) -> float:
+    energy = 0.0
+    for k, drive in enumerate(drives):
+        if drive.kind in (SPRING_SOFT, SPRING_IMPULSE):
+            energy += 0.5 * drive.stiffness * (coordinate[axis_of_drive[k]] - drive.value) ** 2
+    return energy

@@ -1,0 +1,41 @@
+"""Spring-damper between two anchor points (Schmitt §10, eq. 9.1/9.2; Strashnov eq. 13-15).
+
+It adds no rows to the correction: its force is a drive on the anchor-to-anchor length, either as an
+explicit centred impulse or as a soft constraint (see drives.py)."""
+import numpy as np
+
+from . import distance
+
+NAME = "spring"
+ROW_ANGULAR = ()
+COORDINATE = "length"
+DRIVE_FIELDS = ()
+METHODS = ("impulse", "soft")
+
+
+def read(reader) -> dict:
+    fields = distance.read(reader)
+    start_length = float(np.linalg.norm(fields["anchor_b"] - fields["anchor_a"]))
+    fields.update(
+        stiffness=reader.number("stiffness", minimum=0.0),
+        damping=reader.number("damping", 0.0, minimum=0.0),
+        rest_length=reader.number("rest_length", start_length, minimum=0.0),
+        method=reader.string("method", "impulse", choices=METHODS),
+    )
+    return fields
+
+
+build = distance.build
+axis_row = distance.axis_row
+coordinate = distance.coordinate
+
+
+def rows(joints, frames):
+    m = len(joints.joint)
+    empty = np.zeros((m, 0, 3))
+    return empty, empty, np.zeros((m, 3)), np.zeros((m, 3))
+
+
+def look_ahead_error(joints, frames):
+    zero = np.zeros((len(joints.joint), 3))
+    return zero, zero

@@ -1,0 +1,307 @@
+"""The constant description of a mechanism: records in, validated once, arrays out.
+
+Index 0 of every body array is the world (fixed, at the origin, unrotated). Bodies keep their
+state in their principal frame, where the inertia is diagonal (Schmitt §3 "Nulllage"); the frame
+the user gave is recovered through body_principal_axes.
+"""
+import copy
+import json
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import drives as drive_rows
+from .errors import ModelError
+from .frames import Frames
+from .joints import JOINT_KINDS, KindJoints
+from .rotation import matrix_to_quaternion, quaternion_to_matrix
+from .spec import REQUIRED, RecordReader
+
+FORMAT = "mechbake/1"
+WORLD = "world"
+SOLVERS = ("iterative", "system")
+EXTRAPOLATIONS = ("none", "richardson")
+
+
+@dataclass(frozen=True)
+class Settings:
+    h: float = 0.01  # step, s
+    dmax: float = 1e-6  # largest joint gap at the look-ahead, m (angles count as rad on a 1 m lever)
+    vmax: float = 1e-6  # largest joint velocity error after the velocity correction, m/s
+    taylor_order: int = 3  # highest derivative of omega in the Euler series (Schmitt §3)
+    velocity_correction: bool = True  # Schmitt §6, P-step 4
+    solver: str = "system"  # "iterative" (§5) or "system" (§7)
+    max_corrections: int = 200  # correction sweeps per step before the step is halved
+    extrapolation: str = "none"  # "richardson": §8's -1/3 p(h) + 4/3 p(h/2, h/2)
+
+    @classmethod
+    def read(cls, record, overrides: dict) -> "Settings":
+        reader = RecordReader(record if record is not None else {}, "settings")
+        default = cls()
+        settings = cls(
+            h=reader.number("h", default.h, positive=True),
+            dmax=reader.number("dmax", default.dmax, positive=True),
+            vmax=reader.number("vmax", default.vmax, positive=True),
+            taylor_order=reader.integer("taylor_order", default.taylor_order, minimum=1, maximum=12),
+            velocity_correction=reader.boolean("velocity_correction", default.velocity_correction),
+            solver=reader.string("solver", default.solver, choices=SOLVERS),
+            max_corrections=reader.integer("max_corrections", default.max_corrections, minimum=1, maximum=10**6),
+            extrapolation=reader.string("extrapolation", default.extrapolation, choices=EXTRAPOLATIONS),
+        )
+        reader.finish()
+        if overrides:
+            return cls.read({**settings.to_dict(), **overrides}, {})
+        return settings
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+class Model:
+    """A validated mechanism. Build it with Model.from_dict or load_model; never mutate it."""
+
+    def __init__(self, spec: dict, settings: Settings):
+        self.spec = spec  # the normalised records, what to_dict returns
+        self.settings = settings
+        self.gravity = np.array(spec["gravity"], dtype=float)  # (3,) m/s^2, world
+        bodies = spec["bodies"]
+        n = len(bodies) + 1
+        self.body_names = [WORLD] + [b["name"] for b in bodies]  # (n,)
+        self.body_index = {name: i for i, name in enumerate(self.body_names)}
+        self.body_dynamic = np.array([False] + [not b["fixed"] for b in bodies])  # (n,)
+        self.body_mass = np.array([np.inf] + [b["mass"] for b in bodies])  # (n,) kg
+        self.body_inv_mass = np.where(self.body_dynamic, 1.0 / self.body_mass, 0.0)  # (n,)
+        self.body_inertia = np.zeros((n, 3))  # (n, 3) principal moments, kg m^2
+        self.body_principal_axes = np.tile(np.eye(3), (n, 1, 1))  # (n, 3, 3) columns: axes in the user's body frame
+        rotation0 = np.tile(np.eye(3), (n, 1, 1))
+        for i, body in enumerate(bodies, start=1):
+            moments, axes = np.linalg.eigh(body["inertia"])
+            if np.linalg.det(axes) < 0:
+                axes[:, 2] *= -1
+            self.body_inertia[i] = moments if np.any(body["inertia"]) else 0.0
+            self.body_principal_axes[i] = axes
+            rotation0[i] = quaternion_to_matrix(body["orientation"]) @ axes
+        rotating = self.body_dynamic[:, None] & (self.body_inertia > 0)
+        self.body_inv_inertia = np.where(rotating, 1.0 / np.where(rotating, self.body_inertia, 1.0), 0.0)  # (n, 3)
+        self.body_rotates = rotating.all(axis=1)  # (n,) False for particles, fixed bodies, the world
+        self.body_gravity = self.gravity * self.body_dynamic[:, None]  # (n, 3) gravity where it acts
+        self.start = Frames(
+            position=np.array([[0.0, 0, 0]] + [b["position"] for b in bodies]).reshape(n, 3),
+            rotation=rotation0,
+        )
+        self.body_velocity0 = np.array([[0.0, 0, 0]] + [b["velocity"] for b in bodies]).reshape(n, 3)
+        self.body_angular_velocity0 = np.array([[0.0, 0, 0]] + [b["angular_velocity"] for b in bodies]).reshape(n, 3)
+        self._build_joints(spec["joints"])
+
+    def _build_joints(self, joints: list) -> None:
+        self.joint_names = [j["name"] for j in joints]  # (m,)
+        self.joint_index = {name: i for i, name in enumerate(self.joint_names)}
+        self.joint_type = [j["type"] for j in joints]  # (m,)
+        self.joint_body_a = np.array([self.body_index[j["body_a"]] for j in joints], dtype=int)  # (m,)
+        self.joint_body_b = np.array([self.body_index[j["body_b"]] for j in joints], dtype=int)  # (m,)
+        self.kinds: dict[str, KindJoints] = {}
+        for name, kind in JOINT_KINDS.items():
+            members = np.array([i for i, j in enumerate(joints) if j["type"] == name], dtype=int)
+            if len(members):
+                group = KindJoints(members, self.joint_body_a[members], self.joint_body_b[members],
+                                   [joints[i] for i in members])
+                kind.build(group, self.start)
+                self.kinds[name] = group
+        self._lay_out_rows()
+        self._lay_out_drives(joints)
+
+    def _lay_out_rows(self) -> None:
+        """Rows of all joints, kind by kind: row_joint (R,), row_angular (R,), kind_rows[kind] (m_k, d)."""
+        row_joint, row_angular, self.kind_rows = [], [], {}
+        for name, group in self.kinds.items():
+            d = len(JOINT_KINDS[name].ROW_ANGULAR)
+            start = len(row_joint)
+            self.kind_rows[name] = start + np.arange(len(group.joint) * d).reshape(-1, d)
+            for j in group.joint:
+                row_joint += [j] * d
+                row_angular += list(JOINT_KINDS[name].ROW_ANGULAR)
+        self.row_joint = np.array(row_joint, dtype=int)
+        self.row_angular = np.array(row_angular, dtype=bool)
+        self.joint_colors = _color_joints(self.joint_body_a, self.joint_body_b, self.body_dynamic,
+                                          np.bincount(self.row_joint, minlength=len(self.joint_names)) > 0)
+
+    def _lay_out_drives(self, joints: list) -> None:
+        """Joints with a coordinate get an axis row; drives point at those rows."""
+        self.axis_joint = np.array([i for i, j in enumerate(joints) if JOINT_KINDS[j["type"]].COORDINATE],
+                                   dtype=int)  # (q,) joint of each axis row
+        self.axis_is_angle = np.array([JOINT_KINDS[joints[i]["type"]].COORDINATE == "angle" for i in self.axis_joint],
+                                      dtype=bool)  # (q,)
+        self.axis_of_joint = {int(j): k for k, j in enumerate(self.axis_joint)}
+        self.axis_coordinate0 = self.raw_coordinates(self.start)  # (q,) raw coordinates at the start
+        self.drives: list[drive_rows.Drive] = []
+        for i, spec in enumerate(joints):
+            if i in self.axis_of_joint:
+                self.drives += drive_rows.drives_of_joint(i, spec, float(self.axis_coordinate0[self.axis_of_joint[i]]))
+        self.drive_axis = np.array([self.axis_of_joint[d.joint] for d in self.drives], dtype=int)  # (drives,)
+
+    def kind_axis_members(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """For a kind: positions within the kind's arrays, and their axis-row indices."""
+        group = self.kinds[name]
+        within = np.array([k for k, j in enumerate(group.joint) if int(j) in self.axis_of_joint], dtype=int)
+        return within, np.array([self.axis_of_joint[int(group.joint[k])] for k in within], dtype=int)
+
+    def raw_coordinates(self, frames: Frames) -> np.ndarray:
+        """(q,) every joint coordinate as the kinds compute it (angles wrapped to (-pi, pi])."""
+        out = np.zeros(len(self.axis_joint))
+        for name, group in self.kinds.items():
+            if JOINT_KINDS[name].COORDINATE:
+                within, axes = self.kind_axis_members(name)
+                out[axes] = JOINT_KINDS[name].coordinate(group, frames)[within]
+        return out
+
+    # --- files -------------------------------------------------------------------------------
+
+    @classmethod
+    def from_dict(cls, data: dict, **setting_overrides) -> "Model":
+        spec, settings = _read_model(data, setting_overrides)
+        return cls(spec, settings)
+
+    def to_dict(self) -> dict:
+        out = _to_json(copy.deepcopy(self.spec))
+        out["settings"] = self.settings.to_dict()
+        for joint in out["joints"]:
+            if "motor" in joint:
+                joint["motor"] = drive_rows.motor_to_json(self.spec["joints"][self.joint_index[joint["name"]]]["motor"],
+                                                          joint["type"])
+        return out
+
+    def user_orientation(self, rotation: np.ndarray, body: int) -> np.ndarray:
+        """Quaternion (w, x, y, z) of the user's body frame from the principal-frame rotation."""
+        return matrix_to_quaternion(rotation @ self.body_principal_axes[body].T)
+
+
+def load_model(path, **setting_overrides) -> Model:
+    """Reads a mechanism file (JSON, format mechbake/1)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except json.JSONDecodeError as error:
+        raise ModelError(f"{path}: not valid JSON ({error})") from None
+    return Model.from_dict(data, **setting_overrides)
+
+
+def _read_model(data, overrides: dict) -> tuple[dict, Settings]:
+    top = RecordReader(data, "mechanism")
+    version = top.string("format")
+    if version != FORMAT:
+        raise top.fail("format", f"must be '{FORMAT}', got {version!r}")
+    gravity = top.vector("gravity", [0.0, 0.0, -9.81])
+    settings = Settings.read(top.raw("settings", None), overrides)
+    raw_bodies = top.raw("bodies", REQUIRED)
+    raw_joints = top.raw("joints", [])
+    top.finish()
+    for key, value in (("bodies", raw_bodies), ("joints", raw_joints)):
+        if not isinstance(value, list):
+            raise top.fail(key, f"must be a list, got {type(value).__name__}")
+    bodies = [_read_body(record, k) for k, record in enumerate(raw_bodies)]
+    _check_unique([b["name"] for b in bodies], "body")
+    kinds = {WORLD: "world", **{b["name"]: ("fixed" if b["fixed"] else "rotating" if np.any(b["inertia"]) else "particle")
+                                for b in bodies}}
+    joints = [_read_joint(record, k, kinds) for k, record in enumerate(raw_joints)]
+    _check_unique([j["name"] for j in joints], "joint")
+    return {"format": FORMAT, "gravity": gravity, "bodies": bodies, "joints": joints}, settings
+
+
+def _check_unique(names: list[str], what: str) -> None:
+    seen = set()
+    for name in names:
+        if name in seen:
+            raise ModelError(f"{what} '{name}': the name is used twice")
+        seen.add(name)
+
+
+def _read_body(record, k: int) -> dict:
+    name = record.get("name") if isinstance(record, dict) else None
+    reader = RecordReader(record, f"body '{name}'" if isinstance(name, str) else f"body #{k}")
+    name = reader.string("name")
+    if name == WORLD:
+        raise reader.fail("name", f"'{WORLD}' is reserved for the fixed frame")
+    fixed = reader.boolean("fixed", False)
+    mass = reader.number("mass", 1.0 if fixed else REQUIRED, positive=True)
+    shape = (3, 3) if np.ndim(reader.record.get("inertia", 0)) == 2 else (3,)
+    inertia = reader.array("inertia", shape, [0.0, 0.0, 0.0])
+    inertia = np.diag(inertia) if shape == (3,) else inertia
+    if not np.allclose(inertia, inertia.T, rtol=0, atol=1e-12 * max(1.0, np.abs(inertia).max())):
+        raise reader.fail("inertia", "must be symmetric")
+    if np.any(inertia) and np.linalg.eigvalsh(inertia).min() <= 0:
+        raise reader.fail("inertia", f"must be positive definite (or all zeros for a particle), got {inertia.tolist()}")
+    orientation = reader.array("orientation", (4,), [1.0, 0.0, 0.0, 0.0])
+    if np.linalg.norm(orientation) < 1e-12:
+        raise reader.fail("orientation", "must not be zero")
+    body = {
+        "name": name,
+        "mass": mass,
+        "inertia": inertia,
+        "position": reader.vector("position"),
+        "orientation": orientation / np.linalg.norm(orientation),
+        "velocity": reader.vector("velocity", [0.0, 0.0, 0.0]),
+        "angular_velocity": reader.vector("angular_velocity", [0.0, 0.0, 0.0]),
+        "fixed": fixed,
+    }
+    if not np.any(inertia) and not fixed and np.any(body["angular_velocity"]):
+        raise reader.fail("angular_velocity", "must be zero for a particle (inertia all zeros)")
+    reader.finish()
+    return body
+
+
+def _read_joint(record, k: int, body_kinds: dict) -> dict:
+    name = record.get("name") if isinstance(record, dict) else None
+    reader = RecordReader(record, f"joint '{name}'" if isinstance(name, str) else f"joint #{k}")
+    name = reader.string("name")
+    joint_type = reader.string("type", choices=tuple(JOINT_KINDS))
+    kind = JOINT_KINDS[joint_type]
+    joint = {"name": name, "type": joint_type}
+    for side in ("body_a", "body_b"):
+        body = reader.string(side)
+        if body not in body_kinds:
+            raise reader.fail(side, f"names an unknown body '{body}'")
+        joint[side] = body
+    if joint["body_a"] == joint["body_b"]:
+        raise reader.fail("body_b", f"must differ from 'body_a' (a joint of body '{joint['body_a']}' with itself)")
+    sides = (body_kinds[joint["body_a"]], body_kinds[joint["body_b"]])
+    if all(s in ("world", "fixed") for s in sides):
+        raise reader.fail("body_b", "and 'body_a' are both fixed: the joint would hold nothing")
+    if any(kind.ROW_ANGULAR) and not any(s == "rotating" for s in sides):
+        raise reader.fail("type", f"'{joint_type}' locks rotation, but neither body can rotate (particles or fixed)")
+    joint.update(kind.read(reader))
+    joint.update(drive_rows.read_axis_drives(reader, joint_type, kind.DRIVE_FIELDS))
+    if "motor" in joint and not any(s == "rotating" for s in sides) and joint_type == "hinge":
+        raise reader.fail("motor", "needs a body that can rotate")
+    reader.finish()
+    return joint
+
+
+def _to_json(value):
+    """Arrays and schedules to plain lists and numbers, recursively."""
+    if isinstance(value, dict):
+        return {key: _to_json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_to_json(item) for item in value]
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _color_joints(body_a, body_b, dynamic, has_rows) -> list[np.ndarray]:
+    """Greedy colouring: joints of one colour share no moving body, so their corrections are
+    independent and can be applied together, exactly as the one-at-a-time loop of §5 would."""
+    colors: list[list[int]] = []
+    used: list[set[int]] = []
+    for j in np.flatnonzero(has_rows):
+        moving = {int(b) for b in (body_a[j], body_b[j]) if dynamic[b]}
+        for color, bodies in zip(colors, used):
+            if not bodies & moving:
+                color.append(int(j))
+                bodies |= moving
+                break
+        else:
+            colors.append([int(j)])
+            used.append(set(moving))
+    return [np.array(c, dtype=int) for c in colors]

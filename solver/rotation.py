@@ -1,0 +1,81 @@
+"""Small rotation helpers, vectorised over a leading axis.
+
+Matrices rotate column vectors: a vector given in a body frame is `R @ v` in the world.
+Quaternions are (w, x, y, z).
+"""
+import numpy as np
+
+# Levi-Civita symbol: cross(a, b)_i = EPS[i, j, k] a_j b_k
+LEVI_CIVITA = np.zeros((3, 3, 3))
+LEVI_CIVITA[0, 1, 2] = LEVI_CIVITA[1, 2, 0] = LEVI_CIVITA[2, 0, 1] = 1.0
+LEVI_CIVITA[0, 2, 1] = LEVI_CIVITA[2, 1, 0] = LEVI_CIVITA[1, 0, 2] = -1.0
+
+
+def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise cross product of (n, 3) arrays (faster than np.cross for small n)."""
+    return np.einsum("ijk,nj,nk->ni", LEVI_CIVITA, a, b)
+
+
+def skew(a: np.ndarray) -> np.ndarray:
+    """Schmitt's a* (§4): (n, 3) -> (n, 3, 3) with skew(a) @ b == cross(a, b)."""
+    return -np.einsum("ijk,nk->nij", LEVI_CIVITA, a)
+
+
+def vee_antisymmetric(m: np.ndarray) -> np.ndarray:
+    """Axial vector of the antisymmetric part of (n, 3, 3): sin(angle) * axis for a rotation."""
+    return 0.5 * np.stack(
+        (m[:, 2, 1] - m[:, 1, 2], m[:, 0, 2] - m[:, 2, 0], m[:, 1, 0] - m[:, 0, 1]), axis=-1
+    )
+
+
+def orthonormalize(m: np.ndarray, tolerance: float = 1e-14, max_passes: int = 4) -> np.ndarray:
+    """Schmitt §3 orthonormalisation: normalise the columns, then average each with the cross
+    product of the other two. The error squares with every pass, and no axis is preferred."""
+    for _ in range(max_passes):
+        cols = m / np.linalg.norm(m, axis=1, keepdims=True)
+        x, y, z = cols[:, :, 0], cols[:, :, 1], cols[:, :, 2]
+        m = 0.5 * np.stack((x + cross(y, z), y + cross(z, x), z + cross(x, y)), axis=-1)
+        error = np.abs(np.einsum("nki,nkj->nij", m, m) - np.eye(3)).max(initial=0.0)
+        if error < tolerance:
+            break
+    return m
+
+
+def quaternion_to_matrix(q: np.ndarray) -> np.ndarray:
+    """(w, x, y, z), any length > 0 -> 3x3 rotation matrix."""
+    w, x, y, z = np.asarray(q, dtype=float) / np.linalg.norm(q)
+    return np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+        ]
+    )
+
+
+def matrix_to_quaternion(m: np.ndarray) -> np.ndarray:
+    """3x3 rotation matrix -> unit quaternion (w, x, y, z) with w >= 0 (Shepperd's method)."""
+    trace = m[0, 0] + m[1, 1] + m[2, 2]
+    diagonal = (m[0, 0], m[1, 1], m[2, 2])
+    if trace >= max(diagonal):
+        w = 0.5 * np.sqrt(1.0 + trace)
+        q = np.array([w, (m[2, 1] - m[1, 2]) / (4 * w), (m[0, 2] - m[2, 0]) / (4 * w), (m[1, 0] - m[0, 1]) / (4 * w)])
+    else:
+        i = int(np.argmax(diagonal))
+        j, k = (i + 1) % 3, (i + 2) % 3
+        r = 0.5 * np.sqrt(1.0 + m[i, i] - m[j, j] - m[k, k])
+        q = np.empty(4)
+        q[0] = (m[k, j] - m[j, k]) / (4 * r)
+        q[1 + i] = r
+        q[1 + j] = (m[j, i] + m[i, j]) / (4 * r)
+        q[1 + k] = (m[k, i] + m[i, k]) / (4 * r)
+    q /= np.linalg.norm(q)
+    return -q if q[0] < 0 else q
+
+
+def perpendicular_basis(axis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two unit vectors completing each unit (n, 3) axis to a right-handed orthonormal frame."""
+    helper = np.where(np.abs(axis[:, :1]) < 0.9, np.array([[1.0, 0, 0]]), np.array([[0, 1.0, 0]]))
+    u = cross(axis, helper)
+    u /= np.linalg.norm(u, axis=1, keepdims=True)
+    return u, cross(axis, u)

@@ -1,0 +1,89 @@
+"""Rows at one instant: the Jacobian of every joint row and of every joint axis, the impulse
+response M^-1 J^T and the collision matrix K = J M^-1 J^T (Schmitt §4: K = M(1,v1,v1) + M(2,v2,v2),
+§7: the block system 7.1). K holds while time stands still, so it is built once per instant.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .frames import Frames
+from .joints import JOINT_KINDS
+from .rotation import LEVI_CIVITA
+
+
+def _jacobians(A, B, r_a, r_b):
+    """Row directions -> (m, d, 6) Jacobian blocks of bodies a and b (impulse +lambda acts on a).
+
+    A row's rate is A.(v_b + w_b x r_b - v_a - w_a x r_a) + B.(w_b - w_a); w x r . A = w . (r x A).
+    """
+    torque_b = np.einsum("ijk,mj,mdk->mdi", LEVI_CIVITA, r_b, A) + B
+    torque_a = np.einsum("ijk,mj,mdk->mdi", LEVI_CIVITA, r_a, A) + B
+    return -np.concatenate((A, torque_a), axis=2), np.concatenate((A, torque_b), axis=2)
+
+
+def _dense(n_rows, n_bodies, rows, body_a, body_b, jac_a, jac_b):
+    """Scatter per-joint blocks into one (R, 6n) Jacobian; the world's columns (body 0) stay inert."""
+    jacobian = np.zeros((n_rows, 6 * n_bodies))
+    columns = np.arange(6)
+    jacobian[rows[:, :, None], (6 * body_a)[:, None, None] + columns] = jac_a
+    jacobian[rows[:, :, None], (6 * body_b)[:, None, None] + columns] += jac_b
+    return jacobian
+
+
+def _response(model, frames: Frames, jacobian: np.ndarray) -> np.ndarray:
+    """M^-1 J^T, (6n, R): velocity change of every body per unit impulse of every row (4.5, 4.6)."""
+    n = len(model.body_names)
+    per_body = jacobian.reshape(-1, n, 6)
+    inv_inertia_world = np.einsum("nij,nj,nkj->nik", frames.rotation, model.body_inv_inertia, frames.rotation)
+    linear = per_body[:, :, :3] * model.body_inv_mass[None, :, None]
+    angular = np.einsum("nij,rnj->rni", inv_inertia_world, per_body[:, :, 3:])
+    return np.concatenate((linear, angular), axis=2).reshape(len(jacobian), 6 * n).T
+
+
+@dataclass
+class Rows:
+    """Joint rows (R of them) and axis rows (q of them) at one instant."""
+
+    directions: dict  # kind -> (A, B) (m, d, 3) row directions, for projecting look-ahead errors
+    jacobian: np.ndarray  # (R, 6n)
+    response: np.ndarray  # (6n, R)
+    matrix: np.ndarray  # (R, R) K
+    axis_jacobian: np.ndarray  # (q, 6n)
+    axis_response: np.ndarray  # (6n, q)
+    axis_stiffness: np.ndarray  # (q,) diagonal of the axis rows' K: rate change per unit impulse
+
+    @classmethod
+    def build(cls, model, frames: Frames) -> "Rows":
+        n = len(model.body_names)
+        n_rows = len(model.row_joint)
+        jacobian = np.zeros((n_rows, 6 * n))
+        directions = {}
+        axis_rows = len(model.axis_joint)
+        axis_jacobian = np.zeros((axis_rows, 6 * n))
+        for name, group in model.kinds.items():
+            kind = JOINT_KINDS[name]
+            A, B, r_a, r_b = kind.rows(group, frames)
+            directions[name] = (A, B)
+            if A.shape[1]:
+                jac_a, jac_b = _jacobians(A, B, r_a, r_b)
+                jacobian += _dense(n_rows, n, model.kind_rows[name], group.body_a, group.body_b, jac_a, jac_b)
+            within, axes = model.kind_axis_members(name)
+            if len(within):
+                A, B, r_a, r_b = (x[within] for x in kind.axis_row(group, frames))
+                jac_a, jac_b = _jacobians(A[:, None], B[:, None], r_a, r_b)
+                axis_jacobian += _dense(axis_rows, n, axes[:, None], group.body_a[within], group.body_b[within],
+                                        jac_a, jac_b)
+        response = _response(model, frames, jacobian)
+        axis_response = _response(model, frames, axis_jacobian)
+        return cls(directions, jacobian, response, jacobian @ response, axis_jacobian, axis_response,
+                   np.einsum("qk,kq->q", axis_jacobian, axis_response))
+
+    def look_ahead_errors(self, model, frames_h: Frames) -> np.ndarray:
+        """(R,) row errors at the look-ahead: how far body b is off relative to body a along each row."""
+        errors = np.zeros(len(model.row_joint))
+        for name, group in model.kinds.items():
+            A, B = self.directions[name]
+            if A.shape[1]:
+                delta, phi = JOINT_KINDS[name].look_ahead_error(group, frames_h)
+                errors[model.kind_rows[name]] = np.einsum("mdk,mk->md", A, delta) + np.einsum("mdk,mk->md", B, phi)
+        return errors

@@ -1,0 +1,202 @@
+"""Simulation: a Model, a State, and the step that reads as its stages.
+
+    apply_explicit_forces(h/2) -> PositionCorrection (P-steps 1-2, drives) -> ballistic advance (P-step 3)
+    -> apply_explicit_forces(h/2) -> correct_velocities (P-step 4)
+
+A step that does not converge is undone from a saved state and retried with half the step (Schmitt
+§5); after a run of good sub-steps the step grows back.
+"""
+import numpy as np
+
+from . import drives
+from .corrections import PositionCorrection, apply_explicit_forces, correct_velocities, joint_gaps
+from .errors import ModelError, SimulationDiverged
+from .frames import Frames
+from .integrator import ballistic
+from .joints import JOINT_KINDS
+from .model import Model, Settings
+from .rotation import orthonormalize
+from .rows import Rows
+from .stages import build_stages
+from .state import State, unwrap
+
+MAX_HALVINGS = 16  # the step may shrink to h / 2^16 before the run is declared diverged
+GROW_AFTER = 4  # good sub-steps in a row before a halved step doubles again
+
+
+class Simulation:
+    def __init__(self, model: Model, **setting_overrides):
+        if setting_overrides:
+            model = Model(model.spec, Settings.read(model.settings.to_dict(), setting_overrides))
+        self.model = model
+        self.h = model.settings.h
+        self.state = State.initial(model)
+        self.stats = {"steps": 0, "substeps": 0, "corrections": 0, "solves": 0, "velocity_solves": 0,
+                      "halvings": 0}
+        self._substep = self.h
+        self._good_in_a_row = 0
+        self._rows = None
+
+    # --- stepping --------------------------------------------------------------------------
+
+    @property
+    def time(self) -> float:
+        return self.state.time
+
+    def step(self) -> None:
+        """Advance the mechanism by one step h."""
+        if self.model.settings.extrapolation == "richardson":
+            self._richardson_step()
+        else:
+            self._advance(self.h)
+        self.stats["steps"] += 1
+
+    def run(self, duration: float, callback=None) -> None:
+        """Advance by `duration` (rounded to whole steps). callback(sim) runs after every step; if it
+        returns False the run stops there."""
+        for _ in range(int(round(duration / self.h))):
+            self.step()
+            if callback is not None and callback(self) is False:
+                return
+
+    def _advance(self, duration: float) -> None:
+        end = self.state.time + duration
+        remaining = duration
+        while remaining > 1e-9 * duration:
+            h = min(self._substep, remaining)
+            saved, saved_rows = self.state.copy(), self._rows
+            failure = self._try_substep(h)
+            if failure is None:
+                remaining -= h
+                self._good_in_a_row += 1
+                if self._good_in_a_row >= GROW_AFTER and self._substep < self.h:
+                    self._substep, self._good_in_a_row = min(2 * self._substep, self.h), 0
+                continue
+            self.state, self._rows = saved, saved_rows
+            self._substep /= 2
+            self._good_in_a_row = 0
+            self.stats["halvings"] += 1
+            if self._substep < self.h / 2**MAX_HALVINGS:
+                joint, gap = failure
+                name = self.model.joint_names[joint] if joint is not None else None
+                where = f"joint '{name}' kept a gap of {gap:.3g} m" if name else "the state became non-finite"
+                raise SimulationDiverged(
+                    f"simulation diverged at t = {self.state.time:.6g} s: {where} even at step {2 * self._substep:.3g} s",
+                    self.state.time, name)
+        self.state.time = end
+
+    def _try_substep(self, h: float):
+        """One sub-step of length h; None on success, else (worst joint, its gap) for the report."""
+        model, state = self.model, self.state
+        if self._rows is None:
+            self._rows = Rows.build(model, state.frames)
+        rows = self._rows
+        stages = build_stages(model, rows.matrix, model.settings.solver)
+        apply_explicit_forces(model, state, rows, 0.5 * h)
+        correction = PositionCorrection(model, state, rows, stages, h, self.stats)
+        if not correction.run():
+            return correction.worst_joint, correction.worst_gap
+        frames, velocity, angular = ballistic(model, state.frames, state.velocity, state.angular_velocity, h, True)
+        state.frames = frames
+        state.twist = np.concatenate((velocity, angular), axis=1)
+        state.axis_coordinate = unwrap(model, model.raw_coordinates(frames), state.axis_coordinate)
+        state.time += h
+        if not state.is_finite():
+            return correction.worst_joint, np.inf
+        rows = Rows.build(model, frames)
+        apply_explicit_forces(model, state, rows, 0.5 * h)
+        if model.settings.velocity_correction:
+            correct_velocities(model, state, rows, build_stages(model, rows.matrix, model.settings.solver), self.stats)
+        if not state.is_finite():
+            return correction.worst_joint, np.inf
+        self._rows = rows
+        self.stats["substeps"] += 1
+        return None
+
+    def _richardson_step(self) -> None:
+        """Schmitt §8: p3 = -1/3 p(h) + 4/3 p(h/2 twice), applied to positions, rotations, velocities."""
+        start, start_rows = self.state.copy(), self._rows
+        self._advance(self.h)
+        coarse = self.state
+        self.state, self._rows = start, start_rows
+        self._advance(0.5 * self.h)
+        self._advance(0.5 * self.h)
+        fine = self.state
+
+        def blend(a, b):
+            return -a / 3.0 + 4.0 * b / 3.0
+
+        rotation = blend(coarse.frames.rotation, fine.frames.rotation)
+        rotation[self.model.body_rotates] = orthonormalize(rotation[self.model.body_rotates])
+        self.state = State(fine.time, Frames(blend(coarse.frames.position, fine.frames.position), rotation),
+                           blend(coarse.twist, fine.twist), blend(coarse.axis_coordinate, fine.axis_coordinate))
+        self._rows = None
+
+    # --- queries ---------------------------------------------------------------------------
+
+    def _body(self, name: str) -> int:
+        index = self.model.body_index.get(name)
+        if index is None or index == 0:
+            raise ModelError(f"body '{name}': no such body in the model")
+        return index
+
+    def _joint(self, name: str) -> int:
+        index = self.model.joint_index.get(name)
+        if index is None:
+            raise ModelError(f"joint '{name}': no such joint in the model")
+        return index
+
+    def position(self, name: str) -> np.ndarray:
+        """Centre of mass in the world, (3,)."""
+        return self.state.frames.position[self._body(name)].copy()
+
+    def orientation(self, name: str) -> np.ndarray:
+        """Unit quaternion (w, x, y, z), w >= 0, of the body frame given in the file."""
+        body = self._body(name)
+        return self.model.user_orientation(self.state.frames.rotation[body], body)
+
+    def velocity(self, name: str) -> np.ndarray:
+        return self.state.velocity[self._body(name)].copy()
+
+    def angular_velocity(self, name: str) -> np.ndarray:
+        return self.state.angular_velocity[self._body(name)].copy()
+
+    def joint_position(self, name: str) -> float:
+        """Hinge: angle in rad; slider, rail: displacement in m; spring, distance: length change in m.
+        0 at the start, positive by the right-hand rule about / along the joint axis."""
+        joint = self._joint(name)
+        axis = self.model.axis_of_joint.get(joint)
+        if axis is None:
+            raise ModelError(f"joint '{name}': a {self.model.joint_type[joint]} joint has no joint position")
+        return float(self.state.axis_coordinate[axis] - self.model.axis_coordinate0[axis])
+
+    def energy(self) -> float:
+        """Kinetic + gravitational + spring potential energy, J."""
+        model, state = self.model, self.state
+        moving = model.body_dynamic
+        mass = model.body_mass[moving]
+        kinetic = 0.5 * np.sum(mass * np.sum(state.velocity[moving] ** 2, axis=1))
+        omega_body = np.einsum("nji,nj->ni", state.frames.rotation[moving], state.angular_velocity[moving])
+        kinetic += 0.5 * np.sum(model.body_inertia[moving] * omega_body**2)
+        potential = -np.sum(mass * (state.frames.position[moving] @ model.gravity))
+        return float(kinetic + potential + drives.spring_energy(model.drives, state.axis_coordinate, model.drive_axis))
+
+    def max_joint_error(self) -> float:
+        """Largest positional gap over all joints now, m (angles as rad on a 1 m lever; limits and
+        rail stops count by how far they are passed)."""
+        model, frames = self.model, self.state.frames
+        gaps = [0.0]
+        for name, group in model.kinds.items():
+            if JOINT_KINDS[name].ROW_ANGULAR:
+                delta, phi = JOINT_KINDS[name].look_ahead_error(group, frames)
+                gaps.append(float(np.sqrt(np.sum(delta**2, axis=1) + np.sum(phi**2, axis=1)).max()))
+        for k, drive in enumerate(model.drives):
+            overshoot = self.state.axis_coordinate[model.drive_axis[k]] - drive.value
+            if drive.kind == drives.LOWER_LIMIT:
+                gaps.append(max(0.0, -overshoot))
+            elif drive.kind == drives.UPPER_LIMIT:
+                gaps.append(max(0.0, overshoot))
+        return max(gaps)
+
+
+__all__ = ["Simulation", "joint_gaps"]

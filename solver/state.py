@@ -1,0 +1,42 @@
+"""What changes every step: the bodies' frames and velocities, and the joints' unwrapped coordinates."""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .frames import Frames
+
+
+@dataclass
+class State:
+    time: float
+    frames: Frames  # centres of mass and principal-frame rotations
+    twist: np.ndarray  # (n, 6) world velocity of the centre of mass | world angular velocity
+    axis_coordinate: np.ndarray  # (q,) joint coordinates, hinge angles unwrapped across turns
+
+    @property
+    def velocity(self) -> np.ndarray:
+        return self.twist[:, :3]
+
+    @property
+    def angular_velocity(self) -> np.ndarray:
+        return self.twist[:, 3:]
+
+    @classmethod
+    def initial(cls, model) -> "State":
+        twist = np.concatenate((model.body_velocity0, model.body_angular_velocity0), axis=1)
+        frames = Frames(model.start.position.copy(), model.start.rotation.copy())
+        return cls(0.0, frames, twist, model.axis_coordinate0.copy())
+
+    def copy(self) -> "State":
+        return State(self.time, Frames(self.frames.position.copy(), self.frames.rotation.copy()),
+                     self.twist.copy(), self.axis_coordinate.copy())
+
+    def is_finite(self) -> bool:
+        return bool(np.isfinite(self.frames.position).all() and np.isfinite(self.twist).all()
+                    and np.isfinite(self.frames.rotation).all())
+
+
+def unwrap(model, raw: np.ndarray, previous: np.ndarray) -> np.ndarray:
+    """Continues angle coordinates across +-pi from their previous values; lengths pass through."""
+    turned = previous + (raw - previous + np.pi) % (2 * np.pi) - np.pi
+    return np.where(model.axis_is_angle, turned, raw)
