@@ -5,8 +5,12 @@ bodies' total momentum is untouched and time stands still while they act (§4).
 import numpy as np
 
 from . import drives as d
-from .integrator import ballistic
+from .integrator import fly
 from .state import unwrap
+
+# Schmitt §5 halves the step when a gap grows. Gauss-Seidel sweeps need not shrink the worst gap
+# every time, so growth means: twice the smallest worst gap this step has reached.
+GROWTH_LIMIT = 2.0
 
 LOOP_DRIVES = (d.LOWER_LIMIT, d.UPPER_LIMIT, d.MOTOR_POSITION, d.MOTOR_VELOCITY, d.BRAKE, d.SPRING_SOFT)
 
@@ -17,8 +21,7 @@ def joint_gaps(model, row_errors: np.ndarray) -> np.ndarray:
 
 
 def look_ahead(model, state, h: float):
-    frames, _, _ = ballistic(model, state.frames, state.velocity, state.angular_velocity, h, with_velocities=False)
-    return frames
+    return fly(model, state.frames, state.twist, h)
 
 
 def apply_explicit_forces(model, state, rows, dt: float) -> None:
@@ -42,31 +45,37 @@ class PositionCorrection:
         self.loop_drives = [k for k, drive in enumerate(model.drives) if drive.kind in LOOP_DRIVES]
         self.worst_joint = None
         self.worst_gap = 0.0
+        self.flight = None  # the last look-ahead, valid for P-step 3 when no impulse followed it
 
     def run(self) -> bool:
         """True when every joint's look-ahead gap is below dmax; False asks the caller to halve h
         (Schmitt §5: a gap that grows, or no convergence within max_corrections sweeps)."""
         if not self.stages and not self.loop_drives:
+            self.flight = look_ahead(self.model, self.state, self.h)
             return True
         settings = self.model.settings
-        previous_worst = np.inf
+        best_worst = np.inf
         for _ in range(settings.max_corrections):
-            frames_h = look_ahead(self.model, self.state, self.h)
+            self.flight = look_ahead(self.model, self.state, self.h)
+            frames_h = self.flight.frames
             errors = self.rows.look_ahead_errors(self.model, frames_h)
             gaps = joint_gaps(self.model, errors)
             self._note_worst(gaps)
-            if not np.isfinite(self.worst_gap) or (self.worst_gap >= settings.dmax and self.worst_gap > previous_worst):
+            if not np.isfinite(self.worst_gap) or self.worst_gap > GROWTH_LIMIT * max(best_worst, settings.dmax):
                 return False
-            previous_worst = self.worst_gap
+            best_worst = min(best_worst, self.worst_gap)
             coordinate_h = unwrap(self.model, self.model.raw_coordinates(frames_h), self.state.axis_coordinate)
             rate_at_look = self.rows.axis_jacobian @ self.state.twist.reshape(-1)
             corrected = 0
             for number, stage in enumerate(self.stages):
-                if number > 0:
-                    errors = self.rows.look_ahead_errors(self.model, look_ahead(self.model, self.state, self.h))
+                if number > 0 and corrected:
+                    self.flight = look_ahead(self.model, self.state, self.h)
+                    errors = self.rows.look_ahead_errors(self.model, self.flight.frames)
                     gaps = joint_gaps(self.model, errors)
                 corrected += self._correct(stage, errors, gaps)
             drive_change = self._solve_drives(coordinate_h, rate_at_look)
+            if corrected or drive_change:
+                self.flight = None
             if corrected == 0 and drive_change < settings.dmax:
                 return True
         return False

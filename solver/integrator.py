@@ -4,71 +4,82 @@ rotation follows Euler's equation (3.3), expanded in a Taylor series to a chosen
 All arrays are (n, ...) over bodies; fixed bodies and particles have zero inverse inertia, so their
 series vanish and they do not turn.
 """
+from dataclasses import dataclass
 from math import comb, factorial
 
 import numpy as np
 
 from .frames import Frames
-from .rotation import cross, orthonormalize, skew
+from .rotation import SKEW_MAP, orthonormalize
 
 
-def omega_derivatives(omega_body: np.ndarray, inertia: np.ndarray, inv_inertia: np.ndarray, order: int) -> list:
-    """omega_0 ... omega_order in the body frame: the derivatives of Euler's equation at t.
+FACTORIALS = np.array([factorial(k) for k in range(16)], dtype=float)
+# weights of the Leibniz rule, shaped to scale stacked (k+1, n, 3, *) arrays: C(k, j)
+BINOMIAL = [np.array([comb(k, j) for j in range(k + 1)], dtype=float)[:, None, None, None] for k in range(16)]
+
+
+def omega_derivatives(omega_body: np.ndarray, inertia: np.ndarray, inv_inertia: np.ndarray, order: int):
+    """omega_0 ... omega_order in the body frame, (order+1, n, 3), and their skew matrices (order+1, n, 3, 3).
 
     Schmitt §3: omega_{k+1} = -J^-1 sum_j C(k, j) omega_j x J omega_{k-j}; a zero moment gives a zero
     inverse, which drops that component from the equation as the paper prescribes.
     """
-    terms = [omega_body]
-    momentum = [inertia * omega_body]
-    for k in range(order):
-        total = sum(comb(k, j) * cross(terms[j], momentum[k - j]) for j in range(k + 1))
-        terms.append(-inv_inertia * total)
-        momentum.append(inertia * terms[-1])
-    return terms
+    n = len(omega_body)
+    terms = np.empty((order + 1, n, 3, 1))
+    skews = np.empty((order + 1, n, 3, 3))
+    momentum = np.empty((order + 1, n, 3, 1))
+    inertia, inv_inertia = inertia[:, :, None], inv_inertia[:, :, None]
+    terms[0] = omega_body[:, :, None]
+    for k in range(order + 1):
+        skews[k] = (terms[k, :, :, 0] @ SKEW_MAP).reshape(n, 3, 3)
+        np.multiply(inertia, terms[k], out=momentum[k])
+        if k < order:
+            total = (skews[: k + 1] @ (momentum[k::-1] * BINOMIAL[k])).sum(axis=0)
+            np.multiply(-inv_inertia, total, out=terms[k + 1])
+    return terms[..., 0], skews
 
 
-def rotation_increment(terms: list, h: float) -> np.ndarray:
+def rotation_increment(skews: np.ndarray, h: float) -> np.ndarray:
     """The body-frame rotation U over h, with R(t+h) = R(t) U; (n, 3, 3).
 
     A body-fixed vector obeys dU/dt = U Omega(t) with Omega = skew(omega in the moving body frame),
     so U^(k) = sum_j C(k-1, j) U^(k-1-j) Omega_j. Schmitt's vector form multiplies the other way
     round; both agree to second order, this one is exact at every order.
     """
-    n = terms[0].shape[0]
-    omegas = [skew(w) for w in terms]
-    derivatives = [np.broadcast_to(np.eye(3), (n, 3, 3))]
-    increment = np.broadcast_to(np.eye(3), (n, 3, 3)).copy()
-    for k in range(1, len(terms) + 1):
-        d = sum(comb(k - 1, j) * (derivatives[k - 1 - j] @ omegas[j]) for j in range(k))
-        derivatives.append(d)
-        increment += d * (h**k / factorial(k))
+    derivatives = np.empty((len(skews) + 1,) + skews.shape[1:])
+    derivatives[0] = np.eye(3)
+    increment = derivatives[0].copy()
+    for k in range(1, len(skews) + 1):
+        derivatives[k] = (derivatives[k - 1::-1] @ (skews[:k] * BINOMIAL[k - 1])).sum(axis=0)
+        increment += derivatives[k] * (h**k / FACTORIALS[k])
     return increment
 
 
-def ballistic(model, frames: Frames, velocity: np.ndarray, angular_velocity: np.ndarray, h: float,
-              with_velocities: bool) -> tuple:
-    """Every body moved h along its ballistic path (Schmitt P-step 3, LookAhead 3.7).
+@dataclass
+class Flight:
+    """Every body moved h along its ballistic path from one state (Schmitt LookAhead 3.7)."""
 
-    Returns (frames at t+h, velocity at t+h, angular velocity at t+h); the velocities are None unless
-    asked for, which the look-ahead does not need.
-    """
-    position = frames.position + velocity * h + 0.5 * model.body_gravity * h * h  # Schmitt (3.4)
-    rotating = model.body_rotates
-    rotation = frames.rotation.copy()
-    new_angular = angular_velocity.copy() if with_velocities else None
-    if rotating.any():
-        r = frames.rotation[rotating]
-        omega_body = np.einsum("nji,nj->ni", r, angular_velocity[rotating])
-        terms = omega_derivatives(omega_body, model.body_inertia[rotating], model.body_inv_inertia[rotating],
-                                  model.settings.taylor_order)
-        increment = rotation_increment(terms, h)
-        if with_velocities:
-            increment = orthonormalize(increment)
-            omega_h = sum(w * (h**k / factorial(k)) for k, w in enumerate(terms))
-            rotated = r @ increment
-            new_angular[rotating] = np.einsum("nij,nj->ni", rotated, omega_h)
-            rotation[rotating] = rotated
-        else:
-            rotation[rotating] = r @ increment
-    new_velocity = velocity + model.body_gravity * h if with_velocities else None
-    return Frames(position, rotation), new_velocity, new_angular
+    frames: Frames  # at t+h; the rotations are not yet re-orthonormalised
+    velocity: np.ndarray  # (n, 3) at t+h
+    omega_terms: np.ndarray  # (order+1, n, 3) omega derivatives at t, body frame
+    h: float
+
+    def land(self) -> tuple[Frames, np.ndarray]:
+        """Schmitt P-step 3: the frames at t+h, orthonormalised (§3), and the twist at t+h."""
+        rotation = orthonormalize(self.frames.rotation)
+        powers = (self.h ** np.arange(len(self.omega_terms)) / FACTORIALS[: len(self.omega_terms)])[:, None, None]
+        omega_body = (powers * self.omega_terms).sum(axis=0)
+        angular = (rotation @ omega_body[:, :, None])[:, :, 0]
+        return Frames(self.frames.position, rotation), np.concatenate((self.velocity, angular), axis=1)
+
+
+def fly(model, frames: Frames, twist: np.ndarray, h: float) -> Flight:
+    """Ballistic motion of every body over h: free fall of the centre of mass (3.4) and the Taylor
+    series of Euler's equation for the rotation (3.5-3.9). Bodies that cannot turn have omega = 0,
+    so their series is exactly the identity."""
+    velocity = twist[:, :3]
+    position = frames.position + velocity * h + (0.5 * h * h) * model.body_gravity  # Schmitt (3.4)
+    omega_body = (twist[:, None, 3:] @ frames.rotation)[:, 0, :]  # R^T omega
+    terms, skews = omega_derivatives(omega_body, model.body_inertia, model.body_inv_inertia, model.settings.taylor_order)
+    rotation = frames.rotation @ rotation_increment(skews, h)  # Schmitt (3.9): R(t+h) = M_rot R(t)
+    return Flight(Frames(position, rotation), velocity + h * model.body_gravity, terms, h)

@@ -122,6 +122,8 @@ class Model:
                 row_angular += list(JOINT_KINDS[name].ROW_ANGULAR)
         self.row_joint = np.array(row_joint, dtype=int)
         self.row_angular = np.array(row_angular, dtype=bool)
+        joints_with_rows = np.unique(self.row_joint)
+        self.row_layout = (joints_with_rows, np.searchsorted(joints_with_rows, self.row_joint))
         self.joint_colors = _color_joints(self.joint_body_a, self.joint_body_b, self.body_dynamic,
                                           np.bincount(self.row_joint, minlength=len(self.joint_names)) > 0)
 
@@ -132,6 +134,10 @@ class Model:
         self.axis_is_angle = np.array([JOINT_KINDS[joints[i]["type"]].COORDINATE == "angle" for i in self.axis_joint],
                                       dtype=bool)  # (q,)
         self.axis_of_joint = {int(j): k for k, j in enumerate(self.axis_joint)}
+        self.kind_axis = {}  # kind -> (positions within the kind's arrays, their axis-row indices)
+        for name, group in self.kinds.items():
+            within = np.array([k for k, j in enumerate(group.joint) if int(j) in self.axis_of_joint], dtype=int)
+            self.kind_axis[name] = (within, np.array([self.axis_of_joint[int(group.joint[k])] for k in within], dtype=int))
         self.axis_coordinate0 = self.raw_coordinates(self.start)  # (q,) raw coordinates at the start
         self.drives: list[drive_rows.Drive] = []
         for i, spec in enumerate(joints):
@@ -139,18 +145,12 @@ class Model:
                 self.drives += drive_rows.drives_of_joint(i, spec, float(self.axis_coordinate0[self.axis_of_joint[i]]))
         self.drive_axis = np.array([self.axis_of_joint[d.joint] for d in self.drives], dtype=int)  # (drives,)
 
-    def kind_axis_members(self, name: str) -> tuple[np.ndarray, np.ndarray]:
-        """For a kind: positions within the kind's arrays, and their axis-row indices."""
-        group = self.kinds[name]
-        within = np.array([k for k, j in enumerate(group.joint) if int(j) in self.axis_of_joint], dtype=int)
-        return within, np.array([self.axis_of_joint[int(group.joint[k])] for k in within], dtype=int)
-
     def raw_coordinates(self, frames: Frames) -> np.ndarray:
         """(q,) every joint coordinate as the kinds compute it (angles wrapped to (-pi, pi])."""
         out = np.zeros(len(self.axis_joint))
         for name, group in self.kinds.items():
-            if JOINT_KINDS[name].COORDINATE:
-                within, axes = self.kind_axis_members(name)
+            within, axes = self.kind_axis[name]
+            if len(within):
                 out[axes] = JOINT_KINDS[name].coordinate(group, frames)[within]
         return out
 

@@ -16,9 +16,13 @@ def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.einsum("ijk,nj,nk->ni", LEVI_CIVITA, a, b)
 
 
+# skew(a) = (a @ SKEW_MAP).reshape(3, 3): Schmitt's a* as one small product
+SKEW_MAP = -LEVI_CIVITA.transpose(2, 0, 1).reshape(3, 9)
+
+
 def skew(a: np.ndarray) -> np.ndarray:
-    """Schmitt's a* (§4): (n, 3) -> (n, 3, 3) with skew(a) @ b == cross(a, b)."""
-    return -np.einsum("ijk,nk->nij", LEVI_CIVITA, a)
+    """Schmitt's a* (§4): (..., 3) -> (..., 3, 3) with skew(a) @ b == cross(a, b)."""
+    return (a @ SKEW_MAP).reshape(a.shape[:-1] + (3, 3))
 
 
 def vee_antisymmetric(m: np.ndarray) -> np.ndarray:
@@ -28,17 +32,24 @@ def vee_antisymmetric(m: np.ndarray) -> np.ndarray:
     )
 
 
-def orthonormalize(m: np.ndarray, tolerance: float = 1e-14, max_passes: int = 4) -> np.ndarray:
+def orthonormalize(m: np.ndarray, tolerance: float = 1e-15, max_passes: int = 4) -> np.ndarray:
     """Schmitt §3 orthonormalisation: normalise the columns, then average each with the cross
-    product of the other two. The error squares with every pass, and no axis is preferred."""
+    product of the other two. The error squares with every pass, and no axis is preferred.
+
+    The crosses (y x z, z x x, x x y) of all three columns are the columns of the cofactor
+    matrix, taken here in one product of column-rolled copies."""
     for _ in range(max_passes):
-        cols = m / np.linalg.norm(m, axis=1, keepdims=True)
-        x, y, z = cols[:, :, 0], cols[:, :, 1], cols[:, :, 2]
-        m = 0.5 * np.stack((x + cross(y, z), y + cross(z, x), z + cross(x, y)), axis=-1)
-        error = np.abs(np.einsum("nki,nkj->nij", m, m) - np.eye(3)).max(initial=0.0)
-        if error < tolerance:
+        lengths = np.sqrt((m * m).sum(axis=1, keepdims=True))
+        if np.abs(lengths - 1.0).max(initial=0.0) < tolerance and _orthogonal(m, tolerance):
             break
+        cols = m / lengths
+        m = 0.5 * (cols + np.einsum("ijk,njc,nkc->nic", LEVI_CIVITA, cols[:, :, [1, 2, 0]], cols[:, :, [2, 0, 1]]))
     return m
+
+
+def _orthogonal(m: np.ndarray, tolerance: float) -> bool:
+    off = (m[:, :, [0, 1, 2]] * m[:, :, [1, 2, 0]]).sum(axis=1)
+    return bool(np.abs(off).max(initial=0.0) < tolerance)
 
 
 def quaternion_to_matrix(q: np.ndarray) -> np.ndarray:

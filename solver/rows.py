@@ -8,7 +8,8 @@ import numpy as np
 
 from .frames import Frames
 from .joints import JOINT_KINDS
-from .rotation import LEVI_CIVITA
+from .rotation import skew
+from .stages import build_stages
 
 
 def _jacobians(A, B, r_a, r_b):
@@ -16,8 +17,8 @@ def _jacobians(A, B, r_a, r_b):
 
     A row's rate is A.(v_b + w_b x r_b - v_a - w_a x r_a) + B.(w_b - w_a); w x r . A = w . (r x A).
     """
-    torque_b = np.einsum("ijk,mj,mdk->mdi", LEVI_CIVITA, r_b, A) + B
-    torque_a = np.einsum("ijk,mj,mdk->mdi", LEVI_CIVITA, r_a, A) + B
+    torque_b = A @ skew(r_b).transpose(0, 2, 1) + B  # rows of r_b x A
+    torque_a = A @ skew(r_a).transpose(0, 2, 1) + B
     return -np.concatenate((A, torque_a), axis=2), np.concatenate((A, torque_b), axis=2)
 
 
@@ -30,14 +31,14 @@ def _dense(n_rows, n_bodies, rows, body_a, body_b, jac_a, jac_b):
     return jacobian
 
 
-def _response(model, frames: Frames, jacobian: np.ndarray) -> np.ndarray:
+def _response(model, inv_inertia_world: np.ndarray, jacobian: np.ndarray) -> np.ndarray:
     """M^-1 J^T, (6n, R): velocity change of every body per unit impulse of every row (4.5, 4.6)."""
     n = len(model.body_names)
-    per_body = jacobian.reshape(-1, n, 6)
-    inv_inertia_world = np.einsum("nij,nj,nkj->nik", frames.rotation, model.body_inv_inertia, frames.rotation)
-    linear = per_body[:, :, :3] * model.body_inv_mass[None, :, None]
-    angular = np.einsum("nij,rnj->rni", inv_inertia_world, per_body[:, :, 3:])
-    return np.concatenate((linear, angular), axis=2).reshape(len(jacobian), 6 * n).T
+    per_body = jacobian.T.reshape(n, 6, -1)
+    response = np.empty_like(per_body)
+    np.multiply(per_body[:, :3], model.body_inv_mass[:, None, None], out=response[:, :3])
+    np.matmul(inv_inertia_world, per_body[:, 3:], out=response[:, 3:])
+    return response.reshape(6 * n, -1)
 
 
 @dataclass
@@ -51,6 +52,12 @@ class Rows:
     axis_jacobian: np.ndarray  # (q, 6n)
     axis_response: np.ndarray  # (6n, q)
     axis_stiffness: np.ndarray  # (q,) diagonal of the axis rows' K: rate change per unit impulse
+    stages: list | None = None  # the solve stages for this instant, built on first use
+
+    def solve_stages(self, model) -> list:
+        if self.stages is None:
+            self.stages = build_stages(model, self.matrix, model.settings.solver)
+        return self.stages
 
     @classmethod
     def build(cls, model, frames: Frames) -> "Rows":
@@ -67,16 +74,17 @@ class Rows:
             if A.shape[1]:
                 jac_a, jac_b = _jacobians(A, B, r_a, r_b)
                 jacobian += _dense(n_rows, n, model.kind_rows[name], group.body_a, group.body_b, jac_a, jac_b)
-            within, axes = model.kind_axis_members(name)
-            if len(within):
+            within, axes = model.kind_axis[name]
+            if axis_rows and len(within):
                 A, B, r_a, r_b = (x[within] for x in kind.axis_row(group, frames))
                 jac_a, jac_b = _jacobians(A[:, None], B[:, None], r_a, r_b)
                 axis_jacobian += _dense(axis_rows, n, axes[:, None], group.body_a[within], group.body_b[within],
                                         jac_a, jac_b)
-        response = _response(model, frames, jacobian)
-        axis_response = _response(model, frames, axis_jacobian)
+        inv_inertia_world = (frames.rotation * model.body_inv_inertia[:, None, :]) @ frames.rotation.transpose(0, 2, 1)
+        response = _response(model, inv_inertia_world, jacobian)
+        axis_response = _response(model, inv_inertia_world, axis_jacobian) if axis_rows else np.zeros((6 * n, 0))
         return cls(directions, jacobian, response, jacobian @ response, axis_jacobian, axis_response,
-                   np.einsum("qk,kq->q", axis_jacobian, axis_response))
+                   (axis_jacobian * axis_response.T).sum(axis=1))
 
     def look_ahead_errors(self, model, frames_h: Frames) -> np.ndarray:
         """(R,) row errors at the look-ahead: how far body b is off relative to body a along each row."""
@@ -85,5 +93,5 @@ class Rows:
             A, B = self.directions[name]
             if A.shape[1]:
                 delta, phi = JOINT_KINDS[name].look_ahead_error(group, frames_h)
-                errors[model.kind_rows[name]] = np.einsum("mdk,mk->md", A, delta) + np.einsum("mdk,mk->md", B, phi)
+                errors[model.kind_rows[name]] = (A @ delta[:, :, None] + B @ phi[:, :, None])[:, :, 0]
         return errors

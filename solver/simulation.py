@@ -12,12 +12,11 @@ from . import drives
 from .corrections import PositionCorrection, apply_explicit_forces, correct_velocities, joint_gaps
 from .errors import ModelError, SimulationDiverged
 from .frames import Frames
-from .integrator import ballistic
+from .integrator import fly
 from .joints import JOINT_KINDS
 from .model import Model, Settings
 from .rotation import orthonormalize
 from .rows import Rows
-from .stages import build_stages
 from .state import State, unwrap
 
 MAX_HALVINGS = 16  # the step may shrink to h / 2^16 before the run is declared diverged
@@ -91,14 +90,14 @@ class Simulation:
         if self._rows is None:
             self._rows = Rows.build(model, state.frames)
         rows = self._rows
-        stages = build_stages(model, rows.matrix, model.settings.solver)
+        stages = rows.solve_stages(model)
         apply_explicit_forces(model, state, rows, 0.5 * h)
         correction = PositionCorrection(model, state, rows, stages, h, self.stats)
         if not correction.run():
             return correction.worst_joint, correction.worst_gap
-        frames, velocity, angular = ballistic(model, state.frames, state.velocity, state.angular_velocity, h, True)
+        flight = correction.flight or fly(model, state.frames, state.twist, h)
+        frames, state.twist = flight.land()
         state.frames = frames
-        state.twist = np.concatenate((velocity, angular), axis=1)
         state.axis_coordinate = unwrap(model, model.raw_coordinates(frames), state.axis_coordinate)
         state.time += h
         if not state.is_finite():
@@ -106,7 +105,7 @@ class Simulation:
         rows = Rows.build(model, frames)
         apply_explicit_forces(model, state, rows, 0.5 * h)
         if model.settings.velocity_correction:
-            correct_velocities(model, state, rows, build_stages(model, rows.matrix, model.settings.solver), self.stats)
+            correct_velocities(model, state, rows, rows.solve_stages(model), self.stats)
         if not state.is_finite():
             return correction.worst_joint, np.inf
         self._rows = rows

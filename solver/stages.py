@@ -26,15 +26,16 @@ def build_stages(model, matrix: np.ndarray, solver: str) -> list[Stage]:
     if not len(model.row_joint):
         return []
     if solver == "system":
-        joints = np.unique(model.row_joint)
-        rows = np.arange(len(model.row_joint))
-        return [Stage(rows, joints, np.searchsorted(joints, model.row_joint), _regularised_inverse(matrix))]
+        joints, owner = model.row_layout
+        return [Stage(np.arange(len(model.row_joint)), joints, owner, _regularised_inverse(matrix))]
     return [_colour_stage(model, matrix, joints) for joints in model.joint_colors]
 
 
 def _regularised_inverse(matrix: np.ndarray) -> np.ndarray:
-    ridge = RIDGE * max(float(np.abs(np.diag(matrix)).max()), 1e-300)
-    return np.linalg.inv(matrix + ridge * np.eye(len(matrix)))
+    regularised = matrix.copy()
+    diagonal = np.einsum("ii->i", regularised)  # a writable view of the diagonal
+    diagonal += RIDGE * max(float(diagonal.max()), 1e-300)
+    return np.linalg.inv(regularised)
 
 
 def _colour_stage(model, matrix: np.ndarray, joints: np.ndarray) -> Stage:

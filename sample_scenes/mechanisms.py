@@ -1,0 +1,137 @@
+"""The sample mechanisms as mechanism-file dicts (format mechbake/1), built in plain Python.
+
+`python sample_scenes/mechanisms.py` writes each one to sample_scenes/<name>.json. Benchmarks and
+tests build the same dicts from here, so the files and the figures never disagree.
+"""
+import json
+import math
+import pathlib
+
+FORMAT = "mechbake/1"
+G = [0.0, 0.0, -9.81]
+
+
+def rod_inertia(mass: float, length: float, radius: float, direction) -> list:
+    """Inertia tensor (world-aligned body frame) of a solid cylinder along the unit `direction`."""
+    axial = 0.5 * mass * radius**2
+    transverse = mass * (3 * radius**2 + length**2) / 12
+    d = [c / math.sqrt(sum(x * x for x in direction)) for c in direction]
+    return [[transverse * ((i == j) - d[i] * d[j]) + axial * d[i] * d[j] for j in range(3)] for i in range(3)]
+
+
+def rod(name: str, start, end, mass: float = 1.0, radius: float = 0.01) -> dict:
+    centre = [(a + b) / 2 for a, b in zip(start, end)]
+    direction = [b - a for a, b in zip(start, end)]
+    length = math.sqrt(sum(c * c for c in direction))
+    return {"name": name, "mass": mass, "inertia": rod_inertia(mass, length, radius, direction), "position": centre}
+
+
+def pendulum(angle_deg: float = 10.0, length: float = 1.0) -> dict:
+    """Schmitt Table 9.1: a 1 m mathematical pendulum (a particle on a massless rod), 10 degrees out."""
+    angle = math.radians(angle_deg)
+    bob = [length * math.sin(angle), 0.0, -length * math.cos(angle)]
+    return {
+        "format": FORMAT, "gravity": G, "settings": {"h": 0.01, "dmax": 1e-9},
+        "bodies": [{"name": "bob", "mass": 1.0, "position": bob}],
+        "joints": [{"name": "rod", "type": "distance", "body_a": "world", "body_b": "bob",
+                    "anchor_a": [0.0, 0.0, 0.0], "anchor_b": bob}],
+    }
+
+
+def double_pendulum() -> dict:
+    """Two 1 m rods on hinges about y, started horizontal and at 45 degrees."""
+    elbow = [1.0, 0.0, 0.0]
+    tip = [1.0 + math.sqrt(0.5), 0.0, -math.sqrt(0.5)]
+    return {
+        "format": FORMAT, "gravity": G, "settings": {"h": 0.005, "dmax": 1e-7},
+        "bodies": [rod("upper", [0, 0, 0], elbow, radius=0.02), rod("lower", elbow, tip, radius=0.02)],
+        "joints": [
+            {"name": "shoulder", "type": "hinge", "body_a": "world", "body_b": "upper", "anchor": [0, 0, 0], "axis": [0, 1, 0]},
+            {"name": "elbow", "type": "hinge", "body_a": "upper", "body_b": "lower", "anchor": elbow, "axis": [0, 1, 0]},
+        ],
+    }
+
+
+def eight_loop_points(links: int = 8, length: float = 1.0) -> list:
+    """Schmitt §9 "8-Loop": 9 points of a horizontal regular 12-gon with 1 m edges, p1 and p9 hung."""
+    radius = length / (2 * math.sin(math.pi / 12))
+    return [[radius * math.cos(k * math.pi / 6), radius * math.sin(k * math.pi / 6), 0.0] for k in range(links + 1)]
+
+
+def eight_loop(h: float = 0.01, dmax: float = 1e-5) -> dict:
+    """8 rods of 1 m and 1 kg, 9 ball joints, hung at both ends, released from rest in a horizontal plane."""
+    points = eight_loop_points()
+    bodies = [rod(f"rod{k + 1}", points[k], points[k + 1]) for k in range(8)]
+    joints = [{"name": "hang1", "type": "ball", "body_a": "world", "body_b": "rod1", "anchor": points[0]}]
+    joints += [{"name": f"link{k + 1}", "type": "ball", "body_a": f"rod{k}", "body_b": f"rod{k + 1}", "anchor": points[k]}
+               for k in range(1, 8)]
+    joints.append({"name": "hang9", "type": "ball", "body_a": "rod8", "body_b": "world", "anchor": points[8]})
+    return {"format": FORMAT, "gravity": G, "settings": {"h": h, "dmax": dmax}, "bodies": bodies, "joints": joints}
+
+
+def four_bar() -> dict:
+    """A planar crank-rocker on four hinges about y (ground 2 m, crank 0.5 m, coupler 2 m, rocker 1.5 m)."""
+    a, b = [0.0, 0.0, 0.0], [0.0, 0.0, 0.5]
+    d = [2.0, 0.0, 0.0]
+    # the coupler end C is 2 m from B and 1.5 m from D: intersect the two circles in the xz plane
+    dx, dz = d[0] - b[0], d[2] - b[2]
+    dist = math.hypot(dx, dz)
+    along = (2.0**2 - 1.5**2 + dist**2) / (2 * dist)
+    up = math.sqrt(2.0**2 - along**2)
+    c = [b[0] + along * dx / dist - up * dz / dist, 0.0, b[2] + along * dz / dist + up * dx / dist]
+    hinge = lambda name, body_a, body_b, anchor: {"name": name, "type": "hinge", "body_a": body_a, "body_b": body_b,
+                                                 "anchor": anchor, "axis": [0, 1, 0]}
+    return {
+        "format": FORMAT, "gravity": G, "settings": {"h": 0.005, "dmax": 1e-7},
+        "bodies": [rod("crank", a, b, radius=0.03), rod("coupler", b, c, radius=0.03), rod("rocker", c, d, radius=0.03)],
+        "joints": [hinge("ground_crank", "world", "crank", a), hinge("crank_coupler", "crank", "coupler", b),
+                   hinge("coupler_rocker", "coupler", "rocker", c), hinge("rocker_ground", "rocker", "world", d)],
+    }
+
+
+def crank_slider() -> dict:
+    """A servo turns a 0.3 m crank at 2 rad/s; a 1 m connecting rod pushes a 2 kg slider along x."""
+    crank_tip = [0.3, 0.0, 0.0]
+    piston = [1.3, 0.0, 0.0]
+    return {
+        "format": FORMAT, "gravity": G, "settings": {"h": 0.005, "dmax": 1e-7},
+        "bodies": [rod("crank", [0, 0, 0], crank_tip, radius=0.03), rod("conrod", crank_tip, piston, radius=0.02),
+                   {"name": "piston", "mass": 2.0, "inertia": [0.01, 0.01, 0.01], "position": piston}],
+        "joints": [
+            {"name": "crank_axle", "type": "hinge", "body_a": "world", "body_b": "crank", "anchor": [0, 0, 0],
+             "axis": [0, 1, 0], "motor": {"mode": "velocity", "target": -2.0, "max_torque": 50.0}},
+            {"name": "crank_pin", "type": "hinge", "body_a": "crank", "body_b": "conrod", "anchor": crank_tip, "axis": [0, 1, 0]},
+            {"name": "wrist_pin", "type": "hinge", "body_a": "conrod", "body_b": "piston", "anchor": piston, "axis": [0, 1, 0]},
+            {"name": "cylinder", "type": "slider", "body_a": "world", "body_b": "piston", "anchor": piston, "axis": [1, 0, 0]},
+        ],
+    }
+
+
+def spring_suspension(method: str = "soft") -> dict:
+    """A 4 kg box hung from four springs at the corners of a frame, released from the springs' rest length."""
+    corners = [[x, y, 0.0] for x in (-0.5, 0.5) for y in (-0.5, 0.5)]
+    body = {"name": "box", "mass": 4.0, "inertia": [4 * 0.5 / 12] * 3, "position": [0.0, 0.0, -1.0]}
+    joints = [{"name": f"spring{k + 1}", "type": "spring", "body_a": "world", "body_b": "box", "anchor_a": corner,
+               "anchor_b": [corner[0] * 0.4, corner[1] * 0.4, -0.9], "stiffness": 400.0, "damping": 4.0, "method": method}
+              for k, corner in enumerate(corners)]
+    return {"format": FORMAT, "gravity": G, "settings": {"h": 0.01, "dmax": 1e-6}, "bodies": [body], "joints": joints}
+
+
+def servo_arm(max_torque: float = 50.0, target=0.5) -> dict:
+    """A 1 m, 2 kg arm on a servo hinge about y, horizontal at the start, commanded to `target` rad."""
+    return {
+        "format": FORMAT, "gravity": G, "settings": {"h": 0.005, "dmax": 1e-7},
+        "bodies": [rod("arm", [0, 0, 0], [1.0, 0, 0], mass=2.0, radius=0.03)],
+        "joints": [{"name": "shoulder", "type": "hinge", "body_a": "world", "body_b": "arm", "anchor": [0, 0, 0],
+                    "axis": [0, -1, 0], "motor": {"mode": "position", "target": target, "max_torque": max_torque}}],
+    }
+
+
+SAMPLES = {"pendulum": pendulum, "double_pendulum": double_pendulum, "eight_loop": eight_loop, "four_bar": four_bar,
+           "crank_slider": crank_slider, "spring_suspension": spring_suspension, "servo_arm": servo_arm}
+
+if __name__ == "__main__":
+    folder = pathlib.Path(__file__).resolve().parent
+    for name, build in SAMPLES.items():
+        (folder / f"{name}.json").write_text(json.dumps(build(), indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {name}.json")
