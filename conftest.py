@@ -17,3 +17,5 @@ def _import_checkout_as_mechbake() -> None:
 
 
 _import_checkout_as_mechbake()
+# the sample mechanisms (plain dict builders) are shared by tests and benchmarks
+sys.path.insert(0, str(ROOT / "sample_scenes"))

@@ -12,6 +12,9 @@ from .state import unwrap
 # every time, so growth means: twice the smallest worst gap this step has reached.
 GROWTH_LIMIT = 2.0
 
+# An axis row whose stiffness through the joints is this small is locked by them: nothing to drive.
+LOCKED = 1e-9
+
 LOOP_DRIVES = (d.LOWER_LIMIT, d.UPPER_LIMIT, d.MOTOR_POSITION, d.MOTOR_VELOCITY, d.BRAKE, d.SPRING_SOFT)
 
 
@@ -103,11 +106,12 @@ class PositionCorrection:
         model, rows, h = self.model, self.rows, self.h
         twist = self.state.twist.reshape(-1)
         t_end = self.state.time + h
+        response, stiffnesses = rows.through_joints(model)
         largest = 0.0
         for k in self.loop_drives:
             drive, axis = model.drives[k], model.drive_axis[k]
-            stiffness = rows.axis_stiffness[axis]
-            if stiffness <= 0:
+            stiffness = stiffnesses[axis]
+            if stiffness <= LOCKED:
                 continue
             rate = rows.axis_jacobian[axis] @ twist
             lower, upper = -np.inf, np.inf
@@ -130,7 +134,7 @@ class PositionCorrection:
             total = min(max(self.accumulated[k] + change, lower), upper)
             change = total - self.accumulated[k]
             self.accumulated[k] = total
-            twist += rows.axis_response[:, axis] * change
+            twist += response[:, axis] * change
             largest = max(largest, abs(change) * stiffness * h)
         return largest
 
@@ -170,18 +174,19 @@ def correct_velocities(model, state, rows, stages, stats: dict) -> None:
 
 def _limit_velocities(model, state, rows, limits, accumulated) -> float:
     twist = state.twist.reshape(-1)
+    response, stiffnesses = rows.through_joints(model) if limits else (None, None)
     largest = 0.0
     for k in limits:
         drive, axis = model.drives[k], model.drive_axis[k]
-        stiffness = rows.axis_stiffness[axis]
+        stiffness = stiffnesses[axis]
         beyond = state.axis_coordinate[axis] - drive.value
         at_limit = beyond <= model.settings.dmax if drive.kind == d.LOWER_LIMIT else beyond >= -model.settings.dmax
-        if stiffness <= 0 or not at_limit:
+        if stiffness <= LOCKED or not at_limit:
             continue
         change = -(rows.axis_jacobian[axis] @ twist) / stiffness
         total = max(accumulated[k] + change, 0.0) if drive.kind == d.LOWER_LIMIT else min(accumulated[k] + change, 0.0)
         change = total - accumulated[k]
         accumulated[k] = total
-        twist += rows.axis_response[:, axis] * change
+        twist += response[:, axis] * change
         largest = max(largest, abs(change) * stiffness)
     return largest

@@ -116,7 +116,7 @@ class Model:
         for name, group in self.kinds.items():
             d = len(JOINT_KINDS[name].ROW_ANGULAR)
             start = len(row_joint)
-            self.kind_rows[name] = start + np.arange(len(group.joint) * d).reshape(-1, d)
+            self.kind_rows[name] = start + np.arange(len(group.joint) * d).reshape(len(group.joint), d)
             for j in group.joint:
                 row_joint += [j] * d
                 row_angular += list(JOINT_KINDS[name].ROW_ANGULAR)

@@ -9,7 +9,7 @@ import numpy as np
 from .frames import Frames
 from .joints import JOINT_KINDS
 from .rotation import skew
-from .stages import build_stages
+from .stages import build_stages, regularised_inverse
 
 
 def _jacobians(A, B, r_a, r_b):
@@ -53,11 +53,29 @@ class Rows:
     axis_response: np.ndarray  # (6n, q)
     axis_stiffness: np.ndarray  # (q,) diagonal of the axis rows' K: rate change per unit impulse
     stages: list | None = None  # the solve stages for this instant, built on first use
+    drive_rows: tuple | None = None  # (response (6n, q), stiffness (q,)) of axis rows through the joints
 
     def solve_stages(self, model) -> list:
         if self.stages is None:
             self.stages = build_stages(model, self.matrix, model.settings.solver)
         return self.stages
+
+    def through_joints(self, model) -> tuple:
+        """Axis rows as the joints let them act: an impulse along a hinge axis turns the arm about
+        its pivot, not about its centre of mass. With K_bb the joints' matrix and K_bd their coupling
+        to the axis rows, the joints answer every axis impulse with -K_bb^-1 K_bd of their own, so the
+        response is W_d - W_b K_bb^-1 K_bd and the stiffness the Schur complement
+        K_dd - K_db K_bb^-1 K_bd. Drives solved with these no longer pull the joints apart."""
+        if self.drive_rows is None:
+            if len(self.matrix) and self.axis_jacobian.shape[0]:
+                coupling = self.jacobian @ self.axis_response
+                reaction = regularised_inverse(self.matrix) @ coupling
+                response = self.axis_response - self.response @ reaction
+                stiffness = self.axis_stiffness - (coupling * reaction).sum(axis=0)
+                self.drive_rows = (response, np.maximum(stiffness, 0.0))
+            else:
+                self.drive_rows = (self.axis_response, self.axis_stiffness)
+        return self.drive_rows
 
     @classmethod
     def build(cls, model, frames: Frames) -> "Rows":

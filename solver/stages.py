@@ -27,11 +27,11 @@ def build_stages(model, matrix: np.ndarray, solver: str) -> list[Stage]:
         return []
     if solver == "system":
         joints, owner = model.row_layout
-        return [Stage(np.arange(len(model.row_joint)), joints, owner, _regularised_inverse(matrix))]
+        return [Stage(np.arange(len(model.row_joint)), joints, owner, regularised_inverse(matrix))]
     return [_colour_stage(model, matrix, joints) for joints in model.joint_colors]
 
 
-def _regularised_inverse(matrix: np.ndarray) -> np.ndarray:
+def regularised_inverse(matrix: np.ndarray) -> np.ndarray:
     regularised = matrix.copy()
     diagonal = np.einsum("ii->i", regularised)  # a writable view of the diagonal
     diagonal += RIDGE * max(float(diagonal.max()), 1e-300)
@@ -44,5 +44,5 @@ def _colour_stage(model, matrix: np.ndarray, joints: np.ndarray) -> Stage:
     inverse = np.zeros((len(rows), len(rows)))
     for position in range(len(joints)):
         block = np.flatnonzero(owner == position)
-        inverse[np.ix_(block, block)] = _regularised_inverse(matrix[np.ix_(rows[block], rows[block])])
+        inverse[np.ix_(block, block)] = regularised_inverse(matrix[np.ix_(rows[block], rows[block])])
     return Stage(rows, joints, owner, inverse)

@@ -1,0 +1,195 @@
+"""The mechanism file: what it accepts, what it round-trips, and a clear error for every bad input."""
+import copy
+import json
+import math
+
+import numpy as np
+import pytest
+
+import mechanisms
+from mechbake.solver import Model, ModelError, Simulation, load_model
+
+
+def hinge_arm() -> dict:
+    return mechanisms.servo_arm()
+
+
+def test_every_sample_loads_and_round_trips():
+    for name, build in mechanisms.SAMPLES.items():
+        model = Model.from_dict(build())
+        again = Model.from_dict(model.to_dict())
+        assert again.to_dict() == model.to_dict(), name
+        json.dumps(model.to_dict())  # plain JSON, no numpy inside
+
+
+def test_load_model_reads_a_file_and_applies_overrides(tmp_path):
+    path = tmp_path / "arm.json"
+    path.write_text(json.dumps(hinge_arm()))
+    model = load_model(path, h=0.002, solver="iterative")
+    assert model.settings.h == 0.002 and model.settings.solver == "iterative"
+    assert model.settings.dmax == hinge_arm()["settings"]["dmax"]
+
+
+def test_simulation_keyword_overrides_the_file_settings():
+    sim = Simulation(Model.from_dict(hinge_arm()), h=0.02, dmax=1e-5)
+    assert sim.h == 0.02 and sim.model.settings.dmax == 1e-5
+
+
+def test_full_inertia_tensor_matches_its_principal_form():
+    """A rod given as a 3x3 tensor along x behaves as the same rod given by its principal moments."""
+    data = mechanisms.double_pendulum()
+    model = Model.from_dict(data)
+    rod = data["bodies"][0]
+    moments = sorted(np.linalg.eigvalsh(np.array(rod["inertia"])))
+    assert sorted(model.body_inertia[1]) == pytest.approx(moments)
+
+
+def mutate(path, value):
+    """A copy of the arm with one field replaced (path like ("joints", 0, "axis")); value None deletes it."""
+    data = copy.deepcopy(hinge_arm())
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    if value is None:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return data
+
+
+BAD = [
+    (("format",), "mechbake/2", "format"),
+    (("bodies", 0, "mass"), -1.0, "body 'arm': field 'mass'"),
+    (("bodies", 0, "mass"), 0.0, "field 'mass' must be positive"),
+    (("bodies", 0, "mass"), None, "field 'mass' is missing"),
+    (("bodies", 0, "mass"), "heavy", "field 'mass' must be a number"),
+    (("bodies", 0, "mass"), True, "field 'mass' must be a number"),
+    (("bodies", 0, "mass"), float("nan"), "field 'mass' must be finite"),
+    (("bodies", 0, "position"), [0, 0, float("inf")], "field 'position' must be finite"),
+    (("bodies", 0, "position"), [0, 0], "field 'position' must be numbers of shape [3]"),
+    (("bodies", 0, "inertia"), [1, 1, -1], "field 'inertia' must be positive definite"),
+    (("bodies", 0, "inertia"), [[1, 0.5, 0], [0, 1, 0], [0, 0, 1]], "field 'inertia' must be symmetric"),
+    (("bodies", 0, "orientation"), [0, 0, 0, 0], "field 'orientation' must not be zero"),
+    (("bodies", 0, "name"), "world", "reserved"),
+    (("bodies", 0, "colour"), "red", "unknown field 'colour'"),
+    (("joints", 0, "body_b"), "forearm", "joint 'shoulder': field 'body_b' names an unknown body 'forearm'"),
+    (("joints", 0, "body_a"), "arm", "with itself"),
+    (("joints", 0, "axis"), [0, 0, 0], "joint 'shoulder': field 'axis' must not be zero"),
+    (("joints", 0, "type"), "screw", "joint 'shoulder': field 'type' must be one of"),
+    (("joints", 0, "limits"), [1.0, -1.0], "field 'limits' must be [lower, upper]"),
+    (("joints", 0, "limits"), [0.5, 1.0], "must contain the start position"),
+    (("joints", 0, "motor"), {"mode": "torque", "target": 0}, "field 'mode' must be one of"),
+    (("joints", 0, "motor"), {"mode": "position", "target": [[1, 0], [0, 1]]}, "times must increase"),
+    (("joints", 0, "motor"), {"mode": "position", "target": 0, "max_torque": -1}, "field 'max_torque' must be at least 0"),
+    (("joints", 0, "motor"), {"mode": "position"}, "field 'target' is missing"),
+    (("joints", 0, "spring"), {"stiffness": -5}, "field 'stiffness' must be at least 0"),
+    (("joints", 0, "spring"), {"stiffness": 5, "method": "rk4"}, "field 'method' must be one of"),
+    (("settings", "h"), 0.0, "settings: field 'h' must be positive"),
+    (("settings", "solver"), "magic", "settings: field 'solver'"),
+    (("settings", "taylor_order"), 2.5, "settings: field 'taylor_order' must be a whole number"),
+    (("gravity",), [0, 0, "down"], "field 'gravity'"),
+]
+
+
+@pytest.mark.parametrize("path, value, message", BAD, ids=[f"{'.'.join(map(str, p))}={v!r}" for p, v, _ in BAD])
+def test_bad_input_names_the_field(path, value, message):
+    with pytest.raises(ModelError, match=_escaped(message)):
+        Model.from_dict(mutate(path, value))
+
+
+def _escaped(text):
+    import re
+
+    return re.escape(text)
+
+
+def test_model_error_is_a_value_error():
+    assert issubclass(ModelError, ValueError)
+
+
+def test_duplicate_names_are_rejected():
+    data = mechanisms.double_pendulum()
+    data["bodies"][1]["name"] = "upper"
+    with pytest.raises(ModelError, match="body 'upper': the name is used twice"):
+        Model.from_dict(data)
+    data = mechanisms.double_pendulum()
+    data["joints"][1]["name"] = "shoulder"
+    with pytest.raises(ModelError, match="joint 'shoulder': the name is used twice"):
+        Model.from_dict(data)
+
+
+def test_joint_between_fixed_bodies_is_rejected():
+    data = hinge_arm()
+    data["bodies"][0]["fixed"] = True
+    with pytest.raises(ModelError, match="joint 'shoulder'.*both fixed"):
+        Model.from_dict(data)
+
+
+def test_rotation_locking_joint_between_particle_and_world_is_rejected():
+    data = mechanisms.pendulum()
+    data["joints"][0] = {"name": "pin", "type": "hinge", "body_a": "world", "body_b": "bob",
+                         "anchor": [0, 0, 0], "axis": [0, 1, 0]}
+    with pytest.raises(ModelError, match="joint 'pin'.*neither body can rotate"):
+        Model.from_dict(data)
+
+
+@pytest.mark.parametrize("joint", [
+    {"type": "ball", "anchor": [0, 0, 0]},
+    {"type": "fixed", "anchor": [0, 0, 0]},
+    {"type": "distance", "anchor_a": [0, 0, 0], "anchor_b": [1, 0, 0]},
+    {"type": "rail", "start": [0, 0, 0], "end": [2, 0, 0], "point": [1, 0, 0]},
+])
+def test_motor_on_a_joint_that_cannot_carry_one(joint):
+    data = hinge_arm()
+    data["joints"][0] = {"name": "j", "body_a": "world", "body_b": "arm", **joint,
+                         "motor": {"mode": "velocity", "target": 1.0}}
+    with pytest.raises(ModelError, match=f"joint 'j': field 'motor' is not allowed: a {joint['type']} joint cannot carry a motor"):
+        Model.from_dict(data)
+
+
+def test_rail_point_off_the_rail_and_zero_length_rail():
+    data = hinge_arm()
+    data["joints"][0] = {"name": "track", "type": "rail", "body_a": "world", "body_b": "arm",
+                         "start": [0, 0, 0], "end": [2, 0, 0], "point": [1, 0, 0.5]}
+    with pytest.raises(ModelError, match="joint 'track': field 'point' must lie on the rail"):
+        Model.from_dict(data)
+    data["joints"][0].update(end=[0, 0, 0])
+    with pytest.raises(ModelError, match="joint 'track': field 'end' must differ"):
+        Model.from_dict(data)
+
+
+def test_particle_with_spin_and_non_list_sections():
+    data = mechanisms.pendulum()
+    data["bodies"][0]["angular_velocity"] = [0, 0, 1]
+    with pytest.raises(ModelError, match="body 'bob': field 'angular_velocity' must be zero for a particle"):
+        Model.from_dict(data)
+    with pytest.raises(ModelError, match="field 'joints' must be a list"):
+        Model.from_dict({**mechanisms.pendulum(), "joints": {}})
+    with pytest.raises(ModelError, match="mechanism: must be an object"):
+        Model.from_dict([])
+
+
+def test_unreadable_file_names_it(tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text("{ not json")
+    with pytest.raises(ModelError, match="broken.json: not valid JSON"):
+        load_model(path)
+
+
+def test_queries_name_unknown_bodies_and_joints():
+    sim = Simulation(Model.from_dict(hinge_arm()))
+    with pytest.raises(ModelError, match="body 'leg'"):
+        sim.position("leg")
+    with pytest.raises(ModelError, match="joint 'knee'"):
+        sim.joint_position("knee")
+    ball = Simulation(Model.from_dict(mechanisms.eight_loop()))
+    with pytest.raises(ModelError, match="joint 'hang1': a ball joint has no joint position"):
+        ball.joint_position("hang1")
+
+
+def test_orientation_is_the_users_body_frame():
+    data = hinge_arm()
+    angle = 0.3
+    data["bodies"][0]["orientation"] = [math.cos(angle / 2), 0, 0, math.sin(angle / 2)]
+    sim = Simulation(Model.from_dict(data))
+    assert sim.orientation("arm") == pytest.approx([math.cos(angle / 2), 0, 0, math.sin(angle / 2)])
