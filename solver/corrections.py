@@ -6,6 +6,7 @@ import numpy as np
 
 from . import drives as d
 from .integrator import fly
+from .rows import joint_errors
 from .state import unwrap
 
 # Schmitt §5 halves the step when a gap grows. Gauss-Seidel sweeps need not shrink the worst gap
@@ -61,7 +62,7 @@ class PositionCorrection:
         for _ in range(settings.max_corrections):
             self.flight = look_ahead(self.model, self.state, self.h)
             frames_h = self.flight.frames
-            errors = self.rows.look_ahead_errors(self.model, frames_h)
+            errors = joint_errors(self.model, frames_h)
             gaps = joint_gaps(self.model, errors)
             self._note_worst(gaps)
             if not np.isfinite(self.worst_gap) or self.worst_gap > GROWTH_LIMIT * max(best_worst, settings.dmax):
@@ -73,7 +74,7 @@ class PositionCorrection:
             for number, stage in enumerate(self.stages):
                 if number > 0 and corrected:
                     self.flight = look_ahead(self.model, self.state, self.h)
-                    errors = self.rows.look_ahead_errors(self.model, self.flight.frames)
+                    errors = joint_errors(self.model, self.flight.frames)
                     gaps = joint_gaps(self.model, errors)
                 corrected += self._correct(stage, errors, gaps)
             drive_change = self._solve_drives(coordinate_h, rate_at_look)

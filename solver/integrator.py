@@ -59,18 +59,18 @@ def rotation_increment(skews: np.ndarray, h: float) -> np.ndarray:
 class Flight:
     """Every body moved h along its ballistic path from one state (Schmitt LookAhead 3.7)."""
 
-    frames: Frames  # at t+h; the rotations are not yet re-orthonormalised
+    frames: Frames  # at t+h, rotations orthonormalised: exactly where P-step 3 will put the bodies
     velocity: np.ndarray  # (n, 3) at t+h
     omega_terms: np.ndarray  # (order+1, n, 3) omega derivatives at t, body frame
     h: float
 
     def land(self) -> tuple[Frames, np.ndarray]:
-        """Schmitt P-step 3: the frames at t+h, orthonormalised (§3), and the twist at t+h."""
-        rotation = orthonormalize(self.frames.rotation)
+        """Schmitt P-step 3: the frames at t+h and the twist at t+h."""
+        rotation = self.frames.rotation
         powers = (self.h ** np.arange(len(self.omega_terms)) / FACTORIALS[: len(self.omega_terms)])[:, None, None]
         omega_body = (powers * self.omega_terms).sum(axis=0)
         angular = (rotation @ omega_body[:, :, None])[:, :, 0]
-        return Frames(self.frames.position, rotation), np.concatenate((self.velocity, angular), axis=1)
+        return self.frames, np.concatenate((self.velocity, angular), axis=1)
 
 
 def fly(model, frames: Frames, twist: np.ndarray, h: float) -> Flight:
@@ -81,5 +81,7 @@ def fly(model, frames: Frames, twist: np.ndarray, h: float) -> Flight:
     position = frames.position + velocity * h + (0.5 * h * h) * model.body_gravity  # Schmitt (3.4)
     omega_body = (twist[:, None, 3:] @ frames.rotation)[:, 0, :]  # R^T omega
     terms, skews = omega_derivatives(omega_body, model.body_inertia, model.body_inv_inertia, model.settings.taylor_order)
-    rotation = frames.rotation @ rotation_increment(skews, h)  # Schmitt (3.9): R(t+h) = M_rot R(t)
+    # Schmitt (3.8, 3.9): R(t+h) = M_rot R(t), orthonormalised here so that the look-ahead is exactly
+    # the motion P-step 3 performs; otherwise the truncation error of the series reaches Dmax
+    rotation = orthonormalize(frames.rotation @ rotation_increment(skews, h))
     return Flight(Frames(position, rotation), velocity + h * model.body_gravity, terms, h)

@@ -45,7 +45,6 @@ def _response(model, inv_inertia_world: np.ndarray, jacobian: np.ndarray) -> np.
 class Rows:
     """Joint rows (R of them) and axis rows (q of them) at one instant."""
 
-    directions: dict  # kind -> (A, B) (m, d, 3) row directions, for projecting look-ahead errors
     jacobian: np.ndarray  # (R, 6n)
     response: np.ndarray  # (6n, R)
     matrix: np.ndarray  # (R, R) K
@@ -82,13 +81,11 @@ class Rows:
         n = len(model.body_names)
         n_rows = len(model.row_joint)
         jacobian = np.zeros((n_rows, 6 * n))
-        directions = {}
         axis_rows = len(model.axis_joint)
         axis_jacobian = np.zeros((axis_rows, 6 * n))
         for name, group in model.kinds.items():
             kind = JOINT_KINDS[name]
             A, B, r_a, r_b = kind.rows(group, frames)
-            directions[name] = (A, B)
             if A.shape[1]:
                 jac_a, jac_b = _jacobians(A, B, r_a, r_b)
                 jacobian += _dense(n_rows, n, model.kind_rows[name], group.body_a, group.body_b, jac_a, jac_b)
@@ -101,15 +98,14 @@ class Rows:
         inv_inertia_world = (frames.rotation * model.body_inv_inertia[:, None, :]) @ frames.rotation.transpose(0, 2, 1)
         response = _response(model, inv_inertia_world, jacobian)
         axis_response = _response(model, inv_inertia_world, axis_jacobian) if axis_rows else np.zeros((6 * n, 0))
-        return cls(directions, jacobian, response, jacobian @ response, axis_jacobian, axis_response,
+        return cls(jacobian, response, jacobian @ response, axis_jacobian, axis_response,
                    (axis_jacobian * axis_response.T).sum(axis=1))
 
-    def look_ahead_errors(self, model, frames_h: Frames) -> np.ndarray:
-        """(R,) row errors at the look-ahead: how far body b is off relative to body a along each row."""
-        errors = np.zeros(len(model.row_joint))
-        for name, group in model.kinds.items():
-            A, B = self.directions[name]
-            if A.shape[1]:
-                delta, phi = JOINT_KINDS[name].look_ahead_error(group, frames_h)
-                errors[model.kind_rows[name]] = (A @ delta[:, :, None] + B @ phi[:, :, None])[:, :, 0]
-        return errors
+
+def joint_errors(model, frames: Frames) -> np.ndarray:
+    """(R,) row errors of every joint in the given frames: how far body b is off relative to body a."""
+    errors = np.zeros(len(model.row_joint))
+    for name, group in model.kinds.items():
+        if JOINT_KINDS[name].ROW_ANGULAR:
+            errors[model.kind_rows[name]] = JOINT_KINDS[name].look_ahead_error(group, frames)
+    return errors

@@ -13,10 +13,9 @@ from .corrections import PositionCorrection, apply_explicit_forces, correct_velo
 from .errors import ModelError, SimulationDiverged
 from .frames import Frames
 from .integrator import fly
-from .joints import JOINT_KINDS
 from .model import Model, Settings
 from .rotation import orthonormalize
-from .rows import Rows
+from .rows import Rows, joint_errors
 from .state import State, unwrap
 
 MAX_HALVINGS = 16  # the step may shrink to h / 2^16 before the run is declared diverged
@@ -183,12 +182,8 @@ class Simulation:
     def max_joint_error(self) -> float:
         """Largest positional gap over all joints now, m (angles as rad on a 1 m lever; limits and
         rail stops count by how far they are passed)."""
-        model, frames = self.model, self.state.frames
-        gaps = [0.0]
-        for name, group in model.kinds.items():
-            if JOINT_KINDS[name].ROW_ANGULAR:
-                delta, phi = JOINT_KINDS[name].look_ahead_error(group, frames)
-                gaps.append(float(np.sqrt(np.sum(delta**2, axis=1) + np.sum(phi**2, axis=1)).max()))
+        model = self.model
+        gaps = [float(joint_gaps(model, joint_errors(model, self.state.frames)).max(initial=0.0))]
         for k, drive in enumerate(model.drives):
             overshoot = self.state.axis_coordinate[model.drive_axis[k]] - drive.value
             if drive.kind == drives.LOWER_LIMIT:

@@ -4,7 +4,7 @@ Every kind module offers the same functions:
   read(reader) -> dict              the kind's own fields of a joint record, validated and normalised
   build(joints, frames0)            body-frame constants from the world-space start pose
   rows(joints, frames)              row directions at time t: A, B (m, d, 3), levers r_a, r_b (m, 3)
-  look_ahead_error(joints, frames)  (delta, phi) (m, 3): how far body b is off relative to body a
+  look_ahead_error(joints, frames)  (m, d) row errors: how far body b is off relative to body a
 and, where the joint has a coordinate (angle or displacement) that drives act on:
   axis_row(joints, frames)          one row (A, B (m, 3), r_a, r_b) along the joint coordinate
   coordinate(joints, frames)        (m,) the raw coordinate (a hinge angle is wrapped to (-pi, pi])

@@ -25,6 +25,5 @@ def rows(joints, frames):
 
 
 def look_ahead_error(joints, frames):
-    # Schmitt P-step 2: delta = p_b(t+h) - p_a(t+h)
-    delta = frames.points(joints.body_b, joints.anchor_b) - frames.points(joints.body_a, joints.anchor_a)
-    return delta, 0.0 * delta
+    # Schmitt P-step 2: delta = p_b(t+h) - p_a(t+h), along the world axes
+    return frames.points(joints.body_b, joints.anchor_b) - frames.points(joints.body_a, joints.anchor_a)

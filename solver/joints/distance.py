@@ -44,9 +44,7 @@ def rows(joints, frames):
 
 
 def look_ahead_error(joints, frames):
-    _, length, direction = separation(joints, frames)
-    delta = (length - joints.length)[:, None] * direction
-    return delta, 0.0 * delta
+    return (separation(joints, frames)[1] - joints.length)[:, None]
 
 
 def coordinate(joints, frames):

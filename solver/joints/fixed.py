@@ -28,5 +28,5 @@ def rows(joints, frames):
 
 
 def look_ahead_error(joints, frames):
-    delta, _ = ball.look_ahead_error(joints, frames)
-    return delta, relative_rotation_error(frames, joints.body_a, joints.body_b, joints.rest_relative)
+    rotation = relative_rotation_error(frames, joints.body_a, joints.body_b, joints.rest_relative)
+    return np.concatenate((ball.look_ahead_error(joints, frames), rotation), axis=1)

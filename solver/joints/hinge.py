@@ -5,7 +5,7 @@ import numpy as np
 
 from ..rotation import cross, perpendicular_basis
 from . import ball
-from .primitives import axis_alignment_rows, axis_misalignment, spec_array, zeros_rows
+from .primitives import along, axis_misalignment, carried, cross_directions, spec_array, zeros_rows
 
 NAME = "hinge"
 ROW_ANGULAR = (False, False, False, True, True)
@@ -25,21 +25,22 @@ def build(joints, frames0) -> None:
     for side, body in (("a", joints.body_a), ("b", joints.body_b)):
         joints.data[f"axis_{side}"] = frames0.to_local_vectors(body, axis)
         joints.data[f"reference_{side}"] = frames0.to_local_vectors(body, reference)
+    across = cross_directions(axis)
+    joints.data["across_a"] = across @ frames0.rotation[joints.body_a]  # world -> body a, row by row
 
 
 def rows(joints, frames):
     m = len(joints.joint)
     point, _, r_a, r_b = ball.rows(joints, frames)
-    axis = frames.vectors(joints.body_a, joints.axis_a)
     linear = np.concatenate((point, zeros_rows(m, 2)), axis=1)
-    angular = np.concatenate((zeros_rows(m, 3), axis_alignment_rows(axis)), axis=1)
+    angular = np.concatenate((zeros_rows(m, 3), carried(frames, joints.body_a, joints.across_a)), axis=1)
     return linear, angular, r_a, r_b
 
 
 def look_ahead_error(joints, frames):
-    delta, _ = ball.look_ahead_error(joints, frames)
     phi = axis_misalignment(frames.vectors(joints.body_a, joints.axis_a), frames.vectors(joints.body_b, joints.axis_b))
-    return delta, phi
+    across = along(carried(frames, joints.body_a, joints.across_a), phi)
+    return np.concatenate((ball.look_ahead_error(joints, frames), across), axis=1)
 
 
 def axis_row(joints, frames):

@@ -2,9 +2,10 @@
 
 A joint kind describes its correction impulse by row directions at time t: A (m, d, 3) linear
 directions of an impulse pair applied at the points r_a, r_b (levers from the centres of mass), and
-B (m, d, 3) angular directions of an angular-impulse pair. At the look-ahead it reports how far body b
-is off relative to body a: a linear vector delta (m, 3) and a rotation vector phi (m, 3). The row
-error is then A·delta + B·phi, so a kind never projects by hand.
+B (m, d, 3) angular directions of an angular-impulse pair. At the look-ahead it reports, row by row,
+how far body b is off relative to body a along the same directions carried to t+h: directions that
+belong to body a (a hinge's cross axes, a slider's cross lines) are kept in its frame and turn with it,
+so the error is never measured in a plane the body has already turned away from.
 """
 import numpy as np
 
@@ -19,15 +20,20 @@ def point_rows(m: int) -> np.ndarray:
     return np.broadcast_to(IDENTITY_ROWS, (m, 3, 3))
 
 
-def line_rows(direction: np.ndarray) -> np.ndarray:
-    """Two linear rows across a line: the point may move only along `direction` (m, 3)."""
-    u, w = perpendicular_basis(direction)
+def cross_directions(axis: np.ndarray) -> np.ndarray:
+    """(m, 2, 3): two unit directions across each unit axis (m, 3); store them in body a's frame."""
+    u, w = perpendicular_basis(axis)
     return np.stack((u, w), axis=1)
 
 
-def axis_alignment_rows(axis: np.ndarray) -> np.ndarray:
-    """Two angular rows across an axis: the bodies may turn only about `axis` (m, 3)."""
-    return line_rows(axis)
+def carried(frames: Frames, body: np.ndarray, local_directions: np.ndarray) -> np.ndarray:
+    """(m, d, 3) directions kept in a body's frame, in the world now."""
+    return local_directions @ np.swapaxes(frames.rotation[body], 1, 2)
+
+
+def along(directions: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """(m, d) components of (m, 3) vectors along (m, d, 3) directions."""
+    return (directions @ vector[:, :, None])[:, :, 0]
 
 
 def rotation_lock_rows(m: int) -> np.ndarray:

@@ -6,7 +6,7 @@ finds the point past an end. Body b may turn freely about the point.
 import numpy as np
 
 from ..errors import ModelError
-from .primitives import line_rows, off_line, spec_array, zeros_rows
+from .primitives import along, carried, cross_directions, off_line, spec_array, zeros_rows
 
 NAME = "rail"
 ROW_ANGULAR = (False, False)
@@ -27,6 +27,7 @@ def build(joints, frames0) -> None:
     joints.data["start_a"] = frames0.to_local_points(joints.body_a, start)
     joints.data["direction_a"] = frames0.to_local_vectors(joints.body_a, direction)
     joints.data["length"] = np.linalg.norm(end - start, axis=1)
+    joints.data["across_a"] = cross_directions(direction) @ frames0.rotation[joints.body_a]
     joints.data["point_b"] = frames0.to_local_points(joints.body_b, spec_array(joints, "point"))
     off = off_line(spec_array(joints, "point"), start, direction)
     for k, spec in enumerate(joints.specs):
@@ -42,15 +43,12 @@ def _levers(joints, frames):
 
 def rows(joints, frames):
     r_a, r_b = _levers(joints, frames)
-    direction = frames.vectors(joints.body_a, joints.direction_a)
-    return line_rows(direction), zeros_rows(len(joints.joint), 2), r_a, r_b
+    return carried(frames, joints.body_a, joints.across_a), zeros_rows(len(joints.joint), 2), r_a, r_b
 
 
 def look_ahead_error(joints, frames):
-    point = frames.points(joints.body_b, joints.point_b)
-    start = frames.points(joints.body_a, joints.start_a)
-    delta = off_line(point, start, frames.vectors(joints.body_a, joints.direction_a))
-    return delta, 0.0 * delta
+    offset = frames.points(joints.body_b, joints.point_b) - frames.points(joints.body_a, joints.start_a)
+    return along(carried(frames, joints.body_a, joints.across_a), offset)
 
 
 def axis_row(joints, frames):

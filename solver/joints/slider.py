@@ -2,8 +2,8 @@
 it. Schmitt §10's carriage: a point of b on a line of a, plus a rotation lock."""
 import numpy as np
 
-from .primitives import (line_rows, off_line, relative_rotation_error, rotation_lock_rows, spec_array,
-                         zeros_rows)
+from .primitives import (along, carried, cross_directions, relative_rotation_error, rotation_lock_rows,
+                         spec_array, zeros_rows)
 
 NAME = "slider"
 ROW_ANGULAR = (False, False, True, True, True)
@@ -21,6 +21,7 @@ def build(joints, frames0) -> None:
     joints.data["origin_a"] = frames0.to_local_points(joints.body_a, anchor)
     joints.data["point_b"] = frames0.to_local_points(joints.body_b, anchor)
     joints.data["axis_a"] = frames0.to_local_vectors(joints.body_a, spec_array(joints, "axis"))
+    joints.data["across_a"] = cross_directions(spec_array(joints, "axis")) @ frames0.rotation[joints.body_a]
     joints.data["rest_relative"] = np.swapaxes(frames0.rotation[joints.body_a], 1, 2) @ frames0.rotation[joints.body_b]
 
 
@@ -33,17 +34,16 @@ def _levers(joints, frames):
 def rows(joints, frames):
     m = len(joints.joint)
     r_a, r_b = _levers(joints, frames)
-    axis = frames.vectors(joints.body_a, joints.axis_a)
-    linear = np.concatenate((line_rows(axis), zeros_rows(m, 3)), axis=1)
+    linear = np.concatenate((carried(frames, joints.body_a, joints.across_a), zeros_rows(m, 3)), axis=1)
     angular = np.concatenate((zeros_rows(m, 2), rotation_lock_rows(m)), axis=1)
     return linear, angular, r_a, r_b
 
 
 def look_ahead_error(joints, frames):
-    point = frames.points(joints.body_b, joints.point_b)
-    origin = frames.points(joints.body_a, joints.origin_a)
-    delta = off_line(point, origin, frames.vectors(joints.body_a, joints.axis_a))
-    return delta, relative_rotation_error(frames, joints.body_a, joints.body_b, joints.rest_relative)
+    offset = frames.points(joints.body_b, joints.point_b) - frames.points(joints.body_a, joints.origin_a)
+    across = along(carried(frames, joints.body_a, joints.across_a), offset)
+    rotation = relative_rotation_error(frames, joints.body_a, joints.body_b, joints.rest_relative)
+    return np.concatenate((across, rotation), axis=1)
 
 
 def axis_row(joints, frames):
