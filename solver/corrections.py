@@ -16,6 +16,7 @@ GROWTH_LIMIT = 2.0
 # An axis row whose stiffness through the joints is this small is locked by them: nothing to drive.
 LOCKED = 1e-9
 
+VELOCITY_DRIVES = (d.LOWER_LIMIT, d.UPPER_LIMIT, d.MOTOR_POSITION, d.MOTOR_VELOCITY)
 LOOP_DRIVES = (d.LOWER_LIMIT, d.UPPER_LIMIT, d.MOTOR_POSITION, d.MOTOR_VELOCITY, d.BRAKE, d.SPRING_SOFT)
 
 
@@ -131,7 +132,9 @@ class PositionCorrection:
                 change = -(rate - drive.target(self.state.time + 0.5 * h)) / stiffness
                 lower, upper = -drive.max_effort * h, drive.max_effort * h
             else:
-                change = self._soft_change(drive, axis, rate, stiffness, self.accumulated[k])
+                # what the coordinate was at t as the ballistic flight sees it: G(t+h) - h rate
+                flight_start = coordinate_h[axis] - h * rate_at_look[axis]
+                change = self._soft_change(drive, flight_start, rate, stiffness, self.accumulated[k])
             total = min(max(self.accumulated[k] + change, lower), upper)
             change = total - self.accumulated[k]
             self.accumulated[k] = total
@@ -139,8 +142,12 @@ class PositionCorrection:
             largest = max(largest, abs(change) * stiffness * h)
         return largest
 
-    def _soft_change(self, drive, axis: int, rate: float, stiffness: float, accumulated: float) -> float:
-        """Strashnov (15): (K + gamma) dl = -(J V + beta/h G(t) + gamma l); a brake is the k = 0 case."""
+    def _soft_change(self, drive, flight_start: float, rate: float, stiffness: float, accumulated: float) -> float:
+        """Strashnov (15): (K + gamma) dl = -(J V + beta/h G(t) + gamma l); a brake is the k = 0 case.
+
+        Strashnov's G(t) + h J V predicts G(t+h) for x(t+h) = x(t) + h v; our flight also falls by
+        g h^2 / 2, so G(t) is taken from the look-ahead as G(t+h) - h J V (otherwise a stiff spring
+        sags by that much every step)."""
         h = self.h
         spring = drive.stiffness if drive.kind == d.SPRING_SOFT else 0.0
         softness = spring * h + drive.damping
@@ -148,22 +155,25 @@ class PositionCorrection:
             return 0.0
         gamma = 1.0 / (h * softness)  # Strashnov (6)
         beta = spring * h / softness
-        stretch = self.state.axis_coordinate[axis] - drive.value if drive.kind == d.SPRING_SOFT else 0.0
+        stretch = flight_start - drive.value if drive.kind == d.SPRING_SOFT else 0.0
         return -(rate + beta / h * stretch + gamma * accumulated) / (stiffness + gamma)
 
 
-def correct_velocities(model, state, rows, stages, stats: dict) -> None:
-    """Schmitt P-step 4: complementary impulses until no joint's rate exceeds vmax; limits that are
-    reached take part as one-sided rows."""
+def correct_velocities(model, state, rows, stages, h: float, spent: np.ndarray, stats: dict) -> None:
+    """Schmitt P-step 4: complementary impulses until no joint's rate exceeds vmax. Limits that are
+    reached take part as one-sided rows, motors as rows that bring their rate to the target's rate
+    with what is left of their force or torque budget for the step (`spent`: the drive impulses the
+    position correction already applied)."""
     settings = model.settings
     twist = state.twist.reshape(-1)
-    limits = [k for k, drive in enumerate(model.drives) if drive.kind in (d.LOWER_LIMIT, d.UPPER_LIMIT)]
-    accumulated = np.zeros(len(model.drives))
+    drives = [k for k, drive in enumerate(model.drives) if drive.kind in VELOCITY_DRIVES]
+    is_motor = np.array([drive.kind in (d.MOTOR_POSITION, d.MOTOR_VELOCITY) for drive in model.drives], dtype=bool)
+    accumulated = np.where(is_motor, spent, 0.0)
     for _ in range(settings.max_corrections):
         rates = rows.jacobian @ twist
         worst = joint_gaps(model, rates).max(initial=0.0)
-        limit_change = _limit_velocities(model, state, rows, limits, accumulated)
-        if worst < settings.vmax and limit_change < settings.vmax:
+        drive_change = _drive_velocities(model, state, rows, drives, accumulated, h)
+        if worst < settings.vmax and drive_change < settings.vmax:
             return
         for number, stage in enumerate(stages):
             if number > 0:
@@ -173,19 +183,28 @@ def correct_velocities(model, state, rows, stages, stats: dict) -> None:
             stats["velocity_solves"] += 1
 
 
-def _limit_velocities(model, state, rows, limits, accumulated) -> float:
+def _drive_velocities(model, state, rows, drives, accumulated, h: float) -> float:
     twist = state.twist.reshape(-1)
-    response, stiffnesses = rows.through_joints(model) if limits else (None, None)
+    response, stiffnesses = rows.through_joints(model) if drives else (None, None)
     largest = 0.0
-    for k in limits:
+    for k in drives:
         drive, axis = model.drives[k], model.drive_axis[k]
         stiffness = stiffnesses[axis]
-        beyond = state.axis_coordinate[axis] - drive.value
-        at_limit = beyond <= model.settings.dmax if drive.kind == d.LOWER_LIMIT else beyond >= -model.settings.dmax
-        if stiffness <= LOCKED or not at_limit:
+        if stiffness <= LOCKED:
             continue
-        change = -(rows.axis_jacobian[axis] @ twist) / stiffness
-        total = max(accumulated[k] + change, 0.0) if drive.kind == d.LOWER_LIMIT else min(accumulated[k] + change, 0.0)
+        rate = rows.axis_jacobian[axis] @ twist
+        if drive.kind in (d.LOWER_LIMIT, d.UPPER_LIMIT):
+            beyond = state.axis_coordinate[axis] - drive.value
+            reached = beyond <= model.settings.dmax if drive.kind == d.LOWER_LIMIT else beyond >= -model.settings.dmax
+            if not reached:
+                continue
+            change = -rate / stiffness
+            lower, upper = (0.0, np.inf) if drive.kind == d.LOWER_LIMIT else (-np.inf, 0.0)
+        else:
+            goal = drive.target(state.time) if drive.kind == d.MOTOR_VELOCITY else drive.target.rate(state.time)
+            change = -(rate - goal) / stiffness
+            lower, upper = -drive.max_effort * h, drive.max_effort * h
+        total = min(max(accumulated[k] + change, lower), upper)
         change = total - accumulated[k]
         accumulated[k] = total
         twist += response[:, axis] * change

@@ -27,6 +27,13 @@ class Schedule:
     def __call__(self, t: float) -> float:
         return float(np.interp(t, self.times, self.values))
 
+    def rate(self, t: float) -> float:
+        """Slope of the target at t (0 outside the table, and for a constant)."""
+        segment = int(np.searchsorted(self.times, t, side="right")) - 1
+        if segment < 0 or segment >= len(self.times) - 1:
+            return 0.0
+        return float((self.values[segment + 1] - self.values[segment]) / (self.times[segment + 1] - self.times[segment]))
+
     def to_json(self):
         if len(self.times) == 1:
             return float(self.values[0])

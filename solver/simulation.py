@@ -104,7 +104,7 @@ class Simulation:
         rows = Rows.build(model, frames)
         apply_explicit_forces(model, state, rows, 0.5 * h)
         if model.settings.velocity_correction:
-            correct_velocities(model, state, rows, rows.solve_stages(model), self.stats)
+            correct_velocities(model, state, rows, rows.solve_stages(model), h, correction.accumulated, self.stats)
         if not state.is_finite():
             return correction.worst_joint, np.inf
         self._rows = rows
