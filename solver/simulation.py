@@ -41,6 +41,11 @@ class Simulation:
     def time(self) -> float:
         return self.state.time
 
+    @property
+    def substep(self) -> float:
+        """The internal step now: h, or h halved while the corrections struggle (Schmitt §5)."""
+        return self._substep
+
     def step(self) -> None:
         """Advance the mechanism by one step h."""
         if self.model.settings.extrapolation == "richardson":

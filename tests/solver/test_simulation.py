@@ -1,0 +1,76 @@
+"""The step as a whole: solvers agree, the step halves and grows back, divergence is reported, the
+velocity correction leaves joints at rest relative to each other, runs can be stopped."""
+import numpy as np
+import pytest
+
+import mechanisms
+from mechbake.solver import Model, Simulation, SimulationDiverged
+from mechbake.solver.corrections import joint_gaps
+from scenes import rod, scene, simulate
+
+
+def test_iterative_and_system_solvers_agree():
+    runs = {}
+    for solver in ("iterative", "system"):
+        sim = simulate(mechanisms.double_pendulum(), solver=solver, dmax=1e-10)
+        sim.run(1.0)
+        runs[solver] = sim.position("lower")
+    assert runs["iterative"] == pytest.approx(runs["system"], abs=1e-6)
+
+
+def test_step_halves_when_a_joint_cannot_be_closed_and_grows_back():
+    sim = simulate(mechanisms.eight_loop(h=0.1, dmax=1e-9))
+    sim.run(2.0)
+    assert sim.stats["halvings"] > 0
+    assert sim.stats["substeps"] > sim.stats["steps"] == 20
+    assert sim.max_joint_error() < 1e-9
+    assert sim.time == pytest.approx(2.0, abs=1e-12)
+    assert sim.substep == 0.1  # grown back
+
+
+def test_contradictory_constraints_raise_simulation_diverged_naming_time_and_joint():
+    """A hinge motor told to turn a body that a slider keeps from turning: no step closes the gap."""
+    arm = rod("arm", [0, 0, 0], [1, 0, 0])
+    joints = [{"name": "lock", "type": "slider", "body_a": "world", "body_b": "arm", "anchor": [0.5, 0, 0],
+               "axis": [0, 0, 1]},
+              {"name": "servo", "type": "hinge", "body_a": "world", "body_b": "arm", "anchor": [0, 0, 0],
+               "axis": [0, 1, 0], "motor": {"mode": "position", "target": [[0, 0], [0.1, 1.0]]}}]
+    sim = simulate(scene([arm], joints, h=0.01, dmax=1e-8, max_corrections=20))
+    with pytest.raises(SimulationDiverged, match=r"diverged at t = [0-9.]+ s: joint '(lock|servo)'") as caught:
+        sim.run(1.0)
+    assert caught.value.joint in ("lock", "servo")
+    assert 0.0 <= caught.value.time < 1.0
+    assert np.isfinite(sim.position("arm")).all()  # the state is the last good one, never NaN
+
+
+def test_velocity_correction_brings_joint_rates_below_vmax():
+    sim = simulate(mechanisms.eight_loop(), vmax=1e-8)
+    for _ in range(50):
+        sim.step()
+        rates = sim._rows.jacobian @ sim.state.twist.reshape(-1)
+        assert joint_gaps(sim.model, rates).max() < 1e-8
+
+
+def test_run_calls_back_and_can_be_stopped():
+    sim = simulate(mechanisms.pendulum())
+    seen = []
+    sim.run(1.0, callback=lambda s: seen.append(s.time) or len(seen) < 10)
+    assert len(seen) == 10 and sim.stats["steps"] == 10
+    assert sim.time == pytest.approx(0.1)
+
+
+def test_gaps_stay_below_dmax_in_a_closed_chain():
+    sim = Simulation(Model.from_dict(mechanisms.eight_loop()), dmax=1e-6)
+    for _ in range(200):
+        sim.step()
+        assert sim.max_joint_error() < 1e-6
+
+
+def test_four_bar_with_redundant_hinges_moves_and_holds_together():
+    sim = simulate(mechanisms.four_bar())
+    energy = sim.energy()
+    for _ in range(400):
+        sim.step()
+        assert sim.max_joint_error() < 1e-7
+    assert abs(sim.energy() - energy) < 1e-3 * abs(energy)
+    assert sim.stats["halvings"] == 0
