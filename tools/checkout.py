@@ -1,0 +1,22 @@
+"""Import this checkout as the package `mechbake`, whatever its folder is called.
+
+Blender loads the extension under a name of its choosing; tests, benchmarks and sample scripts load
+the same folder as `mechbake` through this one function.
+"""
+import importlib.util
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def import_checkout_as_mechbake():
+    if "mechbake" in sys.modules:
+        return sys.modules["mechbake"]
+    spec = importlib.util.spec_from_file_location("mechbake", ROOT / "__init__.py",
+                                                  submodule_search_locations=[str(ROOT)])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["mechbake"] = module
+    spec.loader.exec_module(module)
+    sys.path.insert(0, str(ROOT / "sample_scenes"))  # mechanisms.py: the sample dicts
+    return module
