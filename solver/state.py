@@ -32,8 +32,8 @@ class State:
                      self.twist.copy(), self.axis_coordinate.copy())
 
     def is_finite(self) -> bool:
-        return bool(np.isfinite(self.frames.position).all() and np.isfinite(self.twist).all()
-                    and np.isfinite(self.frames.rotation).all())
+        # a NaN or an infinity anywhere makes the sum non-finite
+        return bool(np.isfinite(self.frames.position.sum() + self.twist.sum() + self.frames.rotation.sum()))
 
 
 def unwrap(model, raw: np.ndarray, previous: np.ndarray) -> np.ndarray:
