@@ -37,7 +37,8 @@ def apply_explicit_forces(model, state, rows, dt: float) -> None:
         if drive.kind == d.SPRING_IMPULSE:
             axis = model.drive_axis[k]
             rate = rows.axis_jacobian[axis] @ twist
-            force = -drive.stiffness * (state.axis_coordinate[axis] - drive.value) - drive.damping * rate
+            t = state.time
+            force = -drive.stiffness(t) * (state.axis_coordinate[axis] - drive.value(t)) - drive.damping(t) * rate
             twist += rows.axis_response[:, axis] * (force * dt)
 
 
@@ -116,11 +117,11 @@ class PositionCorrection:
             if stiffness <= LOCKED:
                 continue
             rate = rows.axis_jacobian[axis] @ twist
+            # the look-ahead coordinate, moved on by what impulses since the look-ahead changed
+            predicted = coordinate_h[axis] + h * (rate - rate_at_look[axis])
             lower, upper = -np.inf, np.inf
             if drive.kind in (d.LOWER_LIMIT, d.UPPER_LIMIT, d.MOTOR_POSITION):
-                # the look-ahead coordinate, moved on by what impulses since the look-ahead changed
-                predicted = coordinate_h[axis] + h * (rate - rate_at_look[axis])
-                goal = drive.value if drive.kind != d.MOTOR_POSITION else drive.target(t_end) + drive.offset
+                goal = drive.value(t_end) if drive.kind != d.MOTOR_POSITION else drive.target(t_end) + drive.offset
                 change = -(predicted - goal) / (h * stiffness)
                 if drive.kind == d.LOWER_LIMIT:
                     lower = 0.0
@@ -132,9 +133,8 @@ class PositionCorrection:
                 change = -(rate - drive.target(self.state.time + 0.5 * h)) / stiffness
                 lower, upper = -drive.max_effort * h, drive.max_effort * h
             else:
-                # what the coordinate was at t as the ballistic flight sees it: G(t+h) - h rate
-                flight_start = coordinate_h[axis] - h * rate_at_look[axis]
-                change = self._soft_change(drive, flight_start, rate, stiffness, self.accumulated[k])
+                secant = (predicted - self.state.axis_coordinate[axis]) / h
+                change = self._soft_change(drive, t_end, predicted, secant, stiffness, self.accumulated[k])
             total = min(max(self.accumulated[k] + change, lower), upper)
             change = total - self.accumulated[k]
             self.accumulated[k] = total
@@ -142,21 +142,22 @@ class PositionCorrection:
             largest = max(largest, abs(change) * stiffness * h)
         return largest
 
-    def _soft_change(self, drive, flight_start: float, rate: float, stiffness: float, accumulated: float) -> float:
-        """Strashnov (15): (K + gamma) dl = -(J V + beta/h G(t) + gamma l); a brake is the k = 0 case.
-
-        Strashnov's G(t) + h J V predicts G(t+h) for x(t+h) = x(t) + h v; our flight also falls by
-        g h^2 / 2, so G(t) is taken from the look-ahead as G(t+h) - h J V (otherwise a stiff spring
-        sags by that much every step)."""
+    def _soft_change(self, drive, t: float, predicted: float, secant: float, stiffness: float,
+                     accumulated: float) -> float:
+        """Strashnov (13, 15), multiplied through by h (k h + c): the step's impulse l must satisfy
+        l + h k (G(t+h) - rest) + h c s = 0, implicit Euler for the spring-damper. Strashnov's
+        x(t+h) = x(t) + h v(t+h) makes his v the secant velocity s over the step; ours is the
+        predicted coordinate's secant, which also carries gravity's g h^2 / 2 within the flight, so a
+        resting spring holds exactly m g / k. Both G(t+h) and s move by K dl per impulse dl. A brake
+        is the k = 0 case."""
         h = self.h
-        spring = drive.stiffness if drive.kind == d.SPRING_SOFT else 0.0
-        softness = spring * h + drive.damping
-        if softness <= 0:
+        spring = drive.stiffness(t) if drive.kind == d.SPRING_SOFT else 0.0
+        damping = drive.damping(t)
+        if spring * h + damping <= 0:
             return 0.0
-        gamma = 1.0 / (h * softness)  # Strashnov (6)
-        beta = spring * h / softness
-        stretch = flight_start - drive.value if drive.kind == d.SPRING_SOFT else 0.0
-        return -(rate + beta / h * stretch + gamma * accumulated) / (stiffness + gamma)
+        stretch = predicted - drive.value(t) if drive.kind == d.SPRING_SOFT else 0.0
+        residual = accumulated + h * spring * stretch + h * damping * secant
+        return -residual / (1.0 + h * (spring * h + damping) * stiffness)
 
 
 def correct_velocities(model, state, rows, stages, h: float, spent: np.ndarray, stats: dict) -> None:
@@ -194,7 +195,7 @@ def _drive_velocities(model, state, rows, drives, accumulated, h: float) -> floa
             continue
         rate = rows.axis_jacobian[axis] @ twist
         if drive.kind in (d.LOWER_LIMIT, d.UPPER_LIMIT):
-            beyond = state.axis_coordinate[axis] - drive.value
+            beyond = state.axis_coordinate[axis] - drive.value(state.time)
             reached = beyond <= model.settings.dmax if drive.kind == d.LOWER_LIMIT else beyond >= -model.settings.dmax
             if not reached:
                 continue

@@ -19,20 +19,30 @@ MOTOR_MODES = ("position", "velocity")
 
 @dataclass(frozen=True)
 class Schedule:
-    """A target: a constant, or piecewise linear in time through (times, values), held at the ends."""
+    """A value over time: a constant, or piecewise linear through (times, values), held at the ends.
+    Motor targets, limits and spring settings are schedules, so keyed values can be followed."""
 
     times: np.ndarray
     values: np.ndarray
 
+    @classmethod
+    def constant(cls, value: float) -> "Schedule":
+        return cls(np.array([0.0]), np.array([float(value)]))
+
     def __call__(self, t: float) -> float:
+        if len(self.values) == 1:
+            return float(self.values[0])
         return float(np.interp(t, self.times, self.values))
 
     def rate(self, t: float) -> float:
-        """Slope of the target at t (0 outside the table, and for a constant)."""
+        """Slope at t (0 outside the table, and for a constant)."""
         segment = int(np.searchsorted(self.times, t, side="right")) - 1
         if segment < 0 or segment >= len(self.times) - 1:
             return 0.0
         return float((self.values[segment + 1] - self.values[segment]) / (self.times[segment + 1] - self.times[segment]))
+
+    def shifted(self, offset: float) -> "Schedule":
+        return Schedule(self.times, self.values + offset)
 
     def to_json(self):
         if len(self.times) == 1:
@@ -40,31 +50,41 @@ class Schedule:
         return [[float(t), float(v)] for t, v in zip(self.times, self.values)]
 
 
+ZERO = Schedule.constant(0.0)
+
+
 @dataclass(frozen=True)
 class Drive:
     joint: int  # index into the model's joint list
     kind: str
-    value: float = 0.0  # limit or spring rest, in raw joint coordinate
-    stiffness: float = 0.0
-    damping: float = 0.0  # spring damping, or the brake's C_F
+    value: Schedule = ZERO  # limit or spring rest, in raw joint coordinate
+    stiffness: Schedule = ZERO
+    damping: Schedule = ZERO  # spring damping, or the brake's C_F
     max_effort: float = np.inf  # largest force or torque a motor may apply
-    target: Schedule | None = None
+    target: Schedule = ZERO  # motor target, in joint position (raw - offset)
     offset: float = 0.0  # raw coordinate at the start: joint position = raw - offset
 
 
-def read_schedule(reader, key: str) -> Schedule:
-    value = reader.raw(key, None)
+def parse_schedule(value, fail, minimum: float | None = None) -> Schedule:
+    """A number, or a list of [time, value] pairs with strictly increasing times."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        table = checked_array([[0.0, value]], (1, 2), fail)
+    elif isinstance(value, list) and value:
+        table = checked_array(value, (len(value), 2), fail)
+        if np.any(np.diff(table[:, 0]) <= 0):
+            raise fail("times must increase strictly")
+    else:
+        raise fail(f"must be a number or a list of [time, value] pairs, got {value!r}")
+    if minimum is not None and table[:, 1].min() < minimum:
+        raise fail(f"must be at least {minimum}, got {table[:, 1].min()}")
+    return Schedule(table[:, 0].copy(), table[:, 1].copy())
+
+
+def read_schedule(reader, key: str, default=None, minimum: float | None = None) -> Schedule:
+    value = reader.raw(key, default)
     if value is None:
         raise reader.fail(key, "is missing")
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        number = reader.number(key)
-        return Schedule(np.array([0.0]), np.array([number]))
-    if not isinstance(value, list) or not value:
-        raise reader.fail(key, f"must be a number or a list of [time, value] pairs, got {value!r}")
-    table = checked_array(value, (len(value), 2), lambda problem: reader.fail(key, problem))
-    if np.any(np.diff(table[:, 0]) <= 0):
-        raise reader.fail(key, "times must increase strictly")
-    return Schedule(table[:, 0].copy(), table[:, 1].copy())
+    return parse_schedule(value, lambda problem: reader.fail(key, problem), minimum)
 
 
 def read_axis_drives(reader, joint_type: str, allowed: tuple[str, ...]) -> dict:
@@ -75,18 +95,13 @@ def read_axis_drives(reader, joint_type: str, allowed: tuple[str, ...]) -> dict:
             problem = "a motor" if key == "motor" else key
             raise reader.fail(key, f"is not allowed: a {joint_type} joint cannot carry {problem}")
     if "limits" in allowed and reader.has("limits"):
-        limits = reader.array("limits", (2,))
-        if not limits[0] < limits[1]:
-            raise reader.fail("limits", f"must be [lower, upper] with lower < upper, got {limits.tolist()}")
-        if not limits[0] <= 0.0 <= limits[1]:
-            raise reader.fail("limits", f"must contain the start position 0, got {limits.tolist()}")
-        fields["limits"] = limits
+        fields["limits"] = _read_limits(reader)
     spring = reader.record_of("spring") if "spring" in allowed else None
     if spring is not None:
         fields["spring"] = {
-            "stiffness": spring.number("stiffness", minimum=0.0),
-            "damping": spring.number("damping", 0.0, minimum=0.0),
-            "rest": spring.number("rest", 0.0),
+            "stiffness": read_schedule(spring, "stiffness", minimum=0.0),
+            "damping": read_schedule(spring, "damping", 0.0, minimum=0.0),
+            "rest": read_schedule(spring, "rest", 0.0),
             "method": spring.string("method", "impulse", choices=("impulse", "soft")),
         }
         spring.finish()
@@ -94,6 +109,19 @@ def read_axis_drives(reader, joint_type: str, allowed: tuple[str, ...]) -> dict:
     if motor is not None:
         fields["motor"] = _read_motor(motor)
     return fields
+
+
+def _read_limits(reader) -> list[Schedule]:
+    value = reader.raw("limits")
+    if not isinstance(value, list) or len(value) != 2:
+        raise reader.fail("limits", f"must be [lower, upper], got {value!r}")
+    lower, upper = (parse_schedule(v, lambda problem: reader.fail("limits", problem)) for v in value)
+    times = np.union1d(lower.times, upper.times)
+    if any(lower(t) >= upper(t) for t in times):
+        raise reader.fail("limits", "must be [lower, upper] with lower < upper at every time")
+    if not lower(0.0) <= 0.0 <= upper(0.0):
+        raise reader.fail("limits", f"must contain the start position 0, got [{lower(0.0)}, {upper(0.0)}]")
+    return [lower, upper]
 
 
 def _read_motor(motor) -> dict:
@@ -105,15 +133,15 @@ def _read_motor(motor) -> dict:
     fields = {
         "mode": mode,
         "target": target,
-        "max_effort": motor.number(effort_key, np.inf, minimum=0.0) if motor.has(effort_key) else np.inf,
-        "brake": motor.number("brake", 0.0, minimum=0.0),
+        "max_effort": motor.number(effort_key, minimum=0.0) if motor.has(effort_key) else np.inf,
+        "brake": read_schedule(motor, "brake", 0.0, minimum=0.0),
     }
     motor.finish()
     return fields
 
 
 def motor_to_json(motor: dict, joint_type: str) -> dict:
-    out = {"mode": motor["mode"], "target": motor["target"].to_json(), "brake": motor["brake"]}
+    out = {"mode": motor["mode"], "target": motor["target"].to_json(), "brake": motor["brake"].to_json()}
     if np.isfinite(motor["max_effort"]):
         out["max_force" if joint_type == "slider" else "max_torque"] = motor["max_effort"]
     return out
@@ -125,24 +153,25 @@ def drives_of_joint(index: int, spec: dict, offset: float) -> list[Drive]:
     if spec["type"] == "rail":
         start_to_point = float(np.dot(np.asarray(spec["point"]) - spec["start"], _unit(spec["end"] - spec["start"])))
         length = float(np.linalg.norm(np.asarray(spec["end"]) - spec["start"]))
-        drives += [Drive(index, LOWER_LIMIT, 0.0, offset=start_to_point),
-                   Drive(index, UPPER_LIMIT, length, offset=start_to_point)]
+        drives += [Drive(index, LOWER_LIMIT, Schedule.constant(0.0), offset=start_to_point),
+                   Drive(index, UPPER_LIMIT, Schedule.constant(length), offset=start_to_point)]
     if spec["type"] == "spring":
         kind = SPRING_SOFT if spec["method"] == "soft" else SPRING_IMPULSE
         drives.append(Drive(index, kind, spec["rest_length"], spec["stiffness"], spec["damping"], offset=offset))
     if "limits" in spec:
         lower, upper = spec["limits"]
-        drives += [Drive(index, LOWER_LIMIT, lower + offset, offset=offset),
-                   Drive(index, UPPER_LIMIT, upper + offset, offset=offset)]
+        drives += [Drive(index, LOWER_LIMIT, lower.shifted(offset), offset=offset),
+                   Drive(index, UPPER_LIMIT, upper.shifted(offset), offset=offset)]
     if "spring" in spec:
         spring = spec["spring"]
         kind = SPRING_SOFT if spring["method"] == "soft" else SPRING_IMPULSE
-        drives.append(Drive(index, kind, spring["rest"] + offset, spring["stiffness"], spring["damping"], offset=offset))
+        drives.append(Drive(index, kind, spring["rest"].shifted(offset), spring["stiffness"], spring["damping"],
+                            offset=offset))
     if "motor" in spec:
         motor = spec["motor"]
         kind = MOTOR_POSITION if motor["mode"] == "position" else MOTOR_VELOCITY
         drives.append(Drive(index, kind, max_effort=motor["max_effort"], target=motor["target"], offset=offset))
-        if motor["brake"] > 0:
+        if motor["brake"].values.max() > 0:
             drives.append(Drive(index, BRAKE, damping=motor["brake"], offset=offset))
     return drives
 
@@ -152,9 +181,9 @@ def _unit(v) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-def spring_energy(drives: list[Drive], coordinate: np.ndarray, axis_of_drive: np.ndarray) -> float:
+def spring_energy(drives: list[Drive], coordinate: np.ndarray, axis_of_drive: np.ndarray, t: float) -> float:
     energy = 0.0
     for k, drive in enumerate(drives):
         if drive.kind in (SPRING_SOFT, SPRING_IMPULSE):
-            energy += 0.5 * drive.stiffness * (coordinate[axis_of_drive[k]] - drive.value) ** 2
+            energy += 0.5 * drive.stiffness(t) * (coordinate[axis_of_drive[k]] - drive.value(t)) ** 2
     return energy

@@ -278,6 +278,8 @@ def _read_joint(record, k: int, body_kinds: dict) -> dict:
 
 def _to_json(value):
     """Arrays and schedules to plain lists and numbers, recursively."""
+    if isinstance(value, drive_rows.Schedule):
+        return value.to_json()
     if isinstance(value, dict):
         return {key: _to_json(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):

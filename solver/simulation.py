@@ -182,7 +182,7 @@ class Simulation:
         omega_body = np.einsum("nji,nj->ni", state.frames.rotation[moving], state.angular_velocity[moving])
         kinetic += 0.5 * np.sum(model.body_inertia[moving] * omega_body**2)
         potential = -np.sum(mass * (state.frames.position[moving] @ model.gravity))
-        return float(kinetic + potential + drives.spring_energy(model.drives, state.axis_coordinate, model.drive_axis))
+        return float(kinetic + potential + drives.spring_energy(model.drives, state.axis_coordinate, model.drive_axis, state.time))
 
     def max_joint_error(self) -> float:
         """Largest positional gap over all joints now, m (angles as rad on a 1 m lever; limits and
@@ -190,7 +190,7 @@ class Simulation:
         model = self.model
         gaps = [float(joint_gaps(model, joint_errors(model, self.state.frames)).max(initial=0.0))]
         for k, drive in enumerate(model.drives):
-            overshoot = self.state.axis_coordinate[model.drive_axis[k]] - drive.value
+            overshoot = self.state.axis_coordinate[model.drive_axis[k]] - drive.value(self.state.time)
             if drive.kind == drives.LOWER_LIMIT:
                 gaps.append(max(0.0, -overshoot))
             elif drive.kind == drives.UPPER_LIMIT:

@@ -29,7 +29,7 @@ class RecordReader:
     def fail(self, key: str, problem: str) -> ModelError:
         return ModelError(f"{self.where}: field '{key}' {problem}")
 
-    def raw(self, key: str, default: Any) -> Any:
+    def raw(self, key: str, default: Any = REQUIRED) -> Any:
         self.used.add(key)
         if key in self.record:
             return self.record[key]

@@ -4,6 +4,7 @@ It adds no rows to the correction: its force is a drive on the anchor-to-anchor 
 explicit centred impulse or as a soft constraint (see drives.py)."""
 import numpy as np
 
+from ..drives import read_schedule
 from . import distance
 
 NAME = "spring"
@@ -17,9 +18,9 @@ def read(reader) -> dict:
     fields = distance.read(reader)
     start_length = float(np.linalg.norm(fields["anchor_b"] - fields["anchor_a"]))
     fields.update(
-        stiffness=reader.number("stiffness", minimum=0.0),
-        damping=reader.number("damping", 0.0, minimum=0.0),
-        rest_length=reader.number("rest_length", start_length, minimum=0.0),
+        stiffness=read_schedule(reader, "stiffness", minimum=0.0),
+        damping=read_schedule(reader, "damping", 0.0, minimum=0.0),
+        rest_length=read_schedule(reader, "rest_length", start_length, minimum=0.0),
         method=reader.string("method", "impulse", choices=METHODS),
     )
     return fields

@@ -79,3 +79,16 @@ def test_spring_between_two_bodies_keeps_momentum():
     assert sim.velocity("a") + 2 * sim.velocity("b") == pytest.approx(momentum, abs=1e-12)
     assert sim.energy() == pytest.approx(energy, rel=1e-3)
     assert sim.joint_position("s") != 0.0
+
+
+def test_keyed_stiffness_changes_the_sag():
+    """A hanging mass on a soft spring whose stiffness is keyed from 100 to 400 N/m sags 4x less."""
+    body = {"name": "mass", "mass": 2.0, "position": [0, 0, -1.0]}
+    spring = {"name": "spring", "type": "spring", "body_a": "world", "body_b": "mass", "anchor_a": [0, 0, 0],
+              "anchor_b": [0, 0, -1.0], "rest_length": 1.0, "stiffness": [[0, 100.0], [3, 100.0], [3.5, 400.0]],
+              "damping": 20.0, "method": "soft"}
+    sim = simulate(scene([body], [spring], h=0.005))
+    sim.run(3.0)
+    assert sim.joint_position("spring") == pytest.approx(2.0 * 9.81 / 100.0, abs=1e-4)
+    sim.run(3.0)
+    assert sim.joint_position("spring") == pytest.approx(2.0 * 9.81 / 400.0, abs=1e-4)
