@@ -5,13 +5,17 @@ numpy. Blender is imported only when Blender registers the extension.
 """
 
 
-def register() -> None:
-    from . import blender
+def _modules():
+    from . import cli, operators, panels, properties
 
-    blender.register()
+    return (properties, operators, panels, cli)
+
+
+def register() -> None:
+    for module in _modules():
+        module.register()
 
 
 def unregister() -> None:
-    from . import blender
-
-    blender.unregister()
+    for module in reversed(_modules()):
+        module.unregister()

@@ -1,0 +1,102 @@
+"""MechBake's settings on objects (Object.mechbake) and scenes (Scene.mechbake)."""
+import bpy
+from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty, IntProperty, PointerProperty
+
+ROLES = [("NONE", "None", "Not part of the mechanism"),
+         ("DYNAMIC", "Dynamic", "A moving rigid body: mass and inertia come from its mesh"),
+         ("FIXED", "Fixed", "A body that never moves (ground, frame)")]
+JOINT_TYPES = [("NONE", "None", "Not a joint"),
+               ("BALL", "Ball", "The two bodies share a point and turn freely about it"),
+               ("HINGE", "Hinge", "The bodies turn about the empty's Z axis only"),
+               ("SLIDER", "Slider", "Body B slides along the empty's Z axis, without turning"),
+               ("RAIL", "Rail", "A point of body B runs on the segment from this empty to the target, with end stops"),
+               ("FIXED", "Fixed", "The two bodies move as one"),
+               ("DISTANCE", "Distance", "This empty and the target keep their distance (a massless rod)"),
+               ("SPRING", "Spring", "A spring-damper between this empty and the target")]
+SHAPES = [("CONVEX_HULL", "Convex Hull", "The convex hull of the mesh"),
+          ("MESH", "Mesh", "The triangles of the mesh (fixed obstacles)"),
+          ("BOX", "Box", "The bounding box"), ("SPHERE", "Sphere", "The bounding sphere"),
+          ("CAPSULE", "Capsule", "A capsule along the local Z axis")]
+SPRING_METHODS = [("IMPULSE", "Impulse", "Explicit centred impulse (Schmitt): exact, stable below k = 4 m / h^2"),
+                  ("SOFT", "Soft", "Soft constraint (Strashnov): stable at any stiffness, slightly damped")]
+MOTOR_MODES = [("NONE", "None", "No motor"), ("POSITION", "Position", "Servo to a target angle or position"),
+               ("VELOCITY", "Velocity", "Drive at a target angular or linear speed")]
+SOLVERS = [("SYSTEM", "System", "Solve all joints at once (Schmitt §7); fastest for most mechanisms"),
+           ("ITERATIVE", "Iterative", "Correct joints one after another (Schmitt §5)")]
+
+
+def _is_body(_self, obj) -> bool:
+    return obj.type == "MESH" and obj.mechbake.role != "NONE"
+
+
+class MECHBAKE_PG_object(bpy.types.PropertyGroup):
+    role: EnumProperty(name="Role", items=ROLES, default="NONE")
+    mass: FloatProperty(name="Mass", description="Mass in kg; 0 takes it from the density and the mesh volume",
+                        default=0.0, min=0.0, unit="MASS")
+    density: FloatProperty(name="Density", description="kg/m³, used when Mass is 0", default=1000.0, min=0.0)
+    collision_shape: EnumProperty(name="Collision Shape", items=SHAPES, default="CONVEX_HULL")
+    friction: FloatProperty(name="Friction", default=0.5, min=0.0)
+    restitution: FloatProperty(name="Restitution", description="0 plastic, 1 elastic", default=0.0, min=0.0, max=1.0)
+
+    joint_type: EnumProperty(name="Joint", items=JOINT_TYPES, default="NONE")
+    body_a: PointerProperty(name="Body A", type=bpy.types.Object, poll=_is_body,
+                            description="First body; empty means the world")
+    body_b: PointerProperty(name="Body B", type=bpy.types.Object, poll=_is_body,
+                            description="Second body; empty means the world")
+    target: PointerProperty(name="Target", type=bpy.types.Object,
+                            description="Marks the other anchor of a distance joint or spring, or a rail's end")
+    use_limits: BoolProperty(name="Limits", default=False)
+    limit_min: FloatProperty(name="Min", description="Radians for a hinge, metres for a slider (0 is the start pose)",
+                             default=-1.0)
+    limit_max: FloatProperty(name="Max", description="Radians for a hinge, metres for a slider (0 is the start pose)",
+                             default=1.0)
+    use_spring: BoolProperty(name="Spring", description="A torsion (hinge) or linear (slider) spring", default=False)
+    spring_stiffness: FloatProperty(name="Stiffness", description="N/m, or N·m/rad for a hinge", default=100.0, min=0.0)
+    spring_damping: FloatProperty(name="Damping", description="N·s/m, or N·m·s/rad for a hinge", default=0.0, min=0.0)
+    spring_rest: FloatProperty(name="Rest", description="Rest angle or position; for a Spring joint its rest length",
+                               default=0.0)
+    use_spring_rest: BoolProperty(name="Set Rest Length",
+                                  description="Use Rest as the spring's rest length instead of its start length")
+    spring_method: EnumProperty(name="Method", items=SPRING_METHODS, default="IMPULSE")
+    motor_mode: EnumProperty(name="Motor", items=MOTOR_MODES, default="NONE")
+    motor_target: FloatProperty(name="Target", description="Angle (rad) or position (m), or speed in velocity mode",
+                                default=0.0)
+    motor_max_torque: FloatProperty(name="Max Torque", description="N·m (N for a slider); 0 means unlimited",
+                                    default=100.0, min=0.0)
+    motor_brake: FloatProperty(name="Brake", description="Velocity-proportional braking, N·m·s/rad", default=0.0,
+                               min=0.0)
+
+    baked_start: FloatVectorProperty(name="Start Pose", size=16, options={"HIDDEN"},
+                                     description="World matrix before the last bake, restored by Clear")
+    is_baked: BoolProperty(name="Baked", default=False, options={"HIDDEN"})
+
+
+class MECHBAKE_PG_scene(bpy.types.PropertyGroup):
+    substeps: IntProperty(name="Substeps", description="Solver steps per frame", default=10, min=1, max=1000)
+    dmax: FloatProperty(name="Dmax", description="Largest joint gap allowed, m", default=1e-6, min=1e-12, max=1.0,
+                        precision=9)
+    vmax: FloatProperty(name="Vmax", description="Largest joint velocity error, m/s", default=1e-6, min=1e-12,
+                        max=1.0, precision=9)
+    solver: EnumProperty(name="Solver", items=SOLVERS, default="SYSTEM")
+    taylor_order: IntProperty(name="Taylor Order", description="Order of the rotation series", default=3, min=1,
+                              max=12)
+    velocity_correction: BoolProperty(name="Velocity Correction", default=True)
+    max_corrections: IntProperty(name="Max Corrections", description="Correction sweeps per step before halving",
+                                 default=200, min=1)
+    active_item: IntProperty(name="Active Item", default=0, options={"HIDDEN"})
+
+
+classes = (MECHBAKE_PG_object, MECHBAKE_PG_scene)
+_register_classes, _unregister_classes = bpy.utils.register_classes_factory(classes)
+
+
+def register() -> None:
+    _register_classes()
+    bpy.types.Object.mechbake = PointerProperty(type=MECHBAKE_PG_object)
+    bpy.types.Scene.mechbake = PointerProperty(type=MECHBAKE_PG_scene)
+
+
+def unregister() -> None:
+    del bpy.types.Scene.mechbake
+    del bpy.types.Object.mechbake
+    _unregister_classes()
