@@ -60,8 +60,8 @@ class MECHBAKE_OT_validate(bpy.types.Operator):
     def execute(self, context):
         found = bake.problems(context.scene)
         remember_problems(found)
-        for problem in found:
-            self.report({"ERROR"}, problem)
+        for problem in found:  # warnings: Validate worked, it found problems (an error would raise in scripts)
+            self.report({"WARNING"}, problem)
         if not found:
             self.report({"INFO"}, "the mechanism is ready to bake")
         return {"FINISHED"}

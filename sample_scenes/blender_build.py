@@ -1,0 +1,85 @@
+"""Building MechBake mechanisms in Blender from a script: meshes for bodies, empties for joints.
+
+Used by build_blend.py (the sample .blend files) and by the tests of the extension.
+"""
+import math
+
+import bpy
+from mathutils import Vector
+
+
+def _link(obj):
+    bpy.context.scene.collection.objects.link(obj)
+    return obj
+
+
+def _updated(obj):
+    """matrix_world follows location, rotation and scale only once the view layer is updated."""
+    bpy.context.view_layer.update()
+    return obj
+
+
+def add_rod(name: str, start, end, radius: float = 0.02, mass: float = 0.0, role: str = "DYNAMIC",
+            sides: int = 32):
+    """A cylinder from start to end; mass 0 takes it from the density (1000 kg/m^3)."""
+    start, end = Vector(start), Vector(end)
+    bpy.ops.mesh.primitive_cylinder_add(vertices=sides, radius=radius, depth=(end - start).length,
+                                        location=(start + end) / 2)
+    obj = bpy.context.active_object
+    obj.name = name
+    obj.rotation_mode = "QUATERNION"
+    obj.rotation_quaternion = Vector((0, 0, 1)).rotation_difference(end - start)
+    obj.mechbake.role, obj.mechbake.mass = role, mass
+    return _updated(obj)
+
+
+def add_box(name: str, size, location, rotation=(0.0, 0.0, 0.0), mass: float = 0.0, role: str = "DYNAMIC"):
+    bpy.ops.mesh.primitive_cube_add(size=1.0, location=location, rotation=rotation)
+    obj = bpy.context.active_object
+    obj.name = name
+    obj.scale = size
+    obj.mechbake.role, obj.mechbake.mass = role, mass
+    return _updated(obj)
+
+
+def add_ball(name: str, radius: float, location, mass: float = 0.0):
+    bpy.ops.mesh.primitive_uv_sphere_add(radius=radius, location=location, segments=24, ring_count=12)
+    obj = bpy.context.active_object
+    obj.name = name
+    obj.mechbake.role, obj.mechbake.mass = "DYNAMIC", mass
+    return _updated(obj)
+
+
+def add_marker(name: str, location):
+    """A plain empty that marks a point (a spring's or distance joint's other end, a rail's end)."""
+    obj = _link(bpy.data.objects.new(name, None))
+    obj.location = location
+    obj.empty_display_size = 0.05
+    return _updated(obj)
+
+
+def add_joint(name: str, joint_type: str, location, axis=(0.0, 0.0, 1.0), body_a=None, body_b=None, target=None,
+              **settings):
+    """An empty whose local Z is `axis`; settings are Object.mechbake properties (limit_min=..., ...)."""
+    obj = _link(bpy.data.objects.new(name, None))
+    obj.location = location
+    obj.rotation_mode = "QUATERNION"
+    obj.rotation_quaternion = Vector((0, 0, 1)).rotation_difference(Vector(axis))
+    obj.empty_display_type = "SINGLE_ARROW"
+    obj.empty_display_size = 0.2
+    joint = obj.mechbake
+    joint.joint_type, joint.body_a, joint.body_b, joint.target = joint_type, body_a, body_b, target
+    for key, value in settings.items():
+        setattr(joint, key, value)
+    return _updated(obj)
+
+
+def set_frames(start: int, end: int, fps: int = 24, substeps: int = 10, dmax: float = 1e-6) -> None:
+    scene = bpy.context.scene
+    scene.frame_start, scene.frame_end = start, end
+    scene.render.fps, scene.render.fps_base = fps, 1.0
+    scene.mechbake.substeps, scene.mechbake.dmax = substeps, dmax
+
+
+def degrees(value: float) -> float:
+    return math.radians(value)

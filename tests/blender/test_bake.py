@@ -1,0 +1,169 @@
+"""Baked motion read back from the F-curves, against analytic results and the joints' own geometry."""
+import math
+
+import bpy
+import numpy as np
+import pytest
+from mathutils import Matrix, Vector
+
+from blender_build import add_box, add_joint, add_rod, set_frames
+from keys import curves, point_track, world_matrices
+from mechbake.bake import bake_scene, clear_bake
+
+
+def zero_crossings(times, values):
+    out = []
+    for k in range(1, len(values)):
+        if values[k - 1] > 0 >= values[k] or values[k - 1] < 0 <= values[k]:
+            out.append(times[k - 1] + (times[k] - times[k - 1]) * values[k - 1] / (values[k - 1] - values[k]))
+    return out
+
+
+def elliptic_k(k):
+    a, b = 1.0, math.sqrt(1 - k * k)
+    while abs(a - b) > 1e-15:
+        a, b = (a + b) / 2, math.sqrt(a * b)
+    return math.pi / (2 * a)
+
+
+def test_baked_pendulum_has_the_exact_period_with_inertia_from_the_mesh():
+    amplitude, radius = math.radians(30), 0.02
+    tip = (math.sin(amplitude), 0.0, -math.cos(amplitude))
+    rod = add_rod("Rod", (0, 0, 0), tip, radius=radius, sides=64)
+    add_joint("Pivot", "HINGE", (0, 0, 0), axis=(0, 1, 0), body_b=rod)
+    set_frames(1, 100, fps=24, substeps=20, dmax=1e-8)
+    bake_scene(bpy.context.scene)
+    x = curves(rod)["location", 0]
+    frames = np.arange(1, 101)
+    values = [x.evaluate(float(f)) for f in frames]
+    crossings = zero_crossings((frames - 1) / 24.0, values)
+    inertia_pivot = 1.0 / 3.0 + radius**2 / 4  # per kg: a 1 m cylinder about its end
+    expected = 4 * math.sqrt(inertia_pivot / (9.81 * 0.5)) * elliptic_k(math.sin(amplitude / 2))
+    assert crossings[2] - crossings[0] == pytest.approx(expected, rel=5e-4)
+
+
+def test_origin_away_from_the_centre_of_mass_is_keyed_where_it_belongs():
+    """A rod whose origin sits on its hinge: the origin must not move at all."""
+    rod = add_rod("Rod", (0, 0, 0), (1, 0, 0))
+    bpy.context.view_layer.objects.active = rod
+    bpy.context.scene.cursor.location = (0, 0, 0)
+    bpy.ops.object.origin_set(type="ORIGIN_CURSOR")
+    add_joint("Pivot", "HINGE", (0, 0, 0), axis=(0, 1, 0), body_b=rod)
+    set_frames(1, 30)
+    bake_scene(bpy.context.scene)
+    origins = world_matrices(rod, range(1, 31))[:, :3, 3]
+    assert np.abs(origins).max() < 1e-6
+    assert abs(curves(rod)["rotation_quaternion", 2].evaluate(30.0)) > 0.1  # it did swing
+
+
+def test_rotated_scaled_body_on_a_tilted_hinge_keeps_the_joint():
+    tilt = math.radians(30)
+    axis = Vector((0, math.cos(tilt), math.sin(tilt)))
+    box = add_box("Box", (0.1, 0.3, 1.2), (0.4, 0.1, -0.2), rotation=(0.3, -0.5, 0.8))
+    anchor = Vector((-0.2, 0.0, -0.2))  # level with the centre of mass: a wide swing
+    add_joint("Hinge", "HINGE", anchor, axis=axis, body_b=box)
+    set_frames(1, 48, substeps=10, dmax=1e-7)
+    start = box.matrix_world.copy()
+    local_anchor = start.inverted() @ anchor
+    local_axis = (start.to_3x3().normalized().inverted() @ axis).normalized()
+    bake_scene(bpy.context.scene)
+    frames = range(1, 49)
+    track = point_track(box, local_anchor, frames)
+    # Dmax is 1e-7; keys are 32-bit floats, which round at about 1e-7 of a 1 m lever
+    assert np.abs(track - np.array(anchor)).max() < 1e-6
+    rotations = world_matrices(box, frames)[:, :3, :3]
+    rotations /= np.linalg.norm(rotations, axis=1, keepdims=True)  # remove the scale from the columns
+    axes = rotations @ np.array(local_axis)
+    assert np.abs(axes - np.array(axis)).max() < 1e-6  # it turns about the tilted axis only
+    origins = world_matrices(box, [1, 48])[:, :3, 3]
+    assert np.linalg.norm(origins[1] - origins[0]) > 0.05  # it did swing
+
+
+def test_keyed_motor_target_is_followed():
+    arm = add_rod("Arm", (0, 0, 0), (1, 0, 0), radius=0.03)
+    joint = add_joint("Servo", "HINGE", (0, 0, 0), axis=(0, 0, 1), body_b=arm, motor_mode="POSITION",
+                      motor_max_torque=0.0)
+    for frame, value in ((1, 0.0), (25, 1.0), (49, -0.5)):
+        joint.mechbake.motor_target = value
+        joint.keyframe_insert("mechbake.motor_target", frame=frame)
+    set_frames(1, 60)
+    bake_scene(bpy.context.scene)
+    tip = point_track(arm, (0, 0, 0.5), [1, 25, 49, 60])  # the cylinder's +Z end, in object coordinates
+    angles = np.arctan2(tip[:, 1], tip[:, 0])
+    assert angles == pytest.approx([0.0, 1.0, -0.5, -0.5], abs=1e-6)
+
+
+def tumbling_rod(mode):
+    """A rod spun by a velocity motor about a tilted axis: several turns, no chaos."""
+    rod = add_rod("Rod", (0, 0, 0), (1, 0, 0))
+    rod.rotation_mode = mode
+    add_joint("Spindle", "HINGE", (0, 0, 0), axis=(0.3, 0.4, 1.0), body_b=rod, motor_mode="VELOCITY",
+              motor_target=6.0, motor_max_torque=0.0)
+    set_frames(1, 96, substeps=10)
+    bake_scene(bpy.context.scene)
+    return rod
+
+
+ROTATION_PATHS = {"QUATERNION": ("rotation_quaternion", 4), "AXIS_ANGLE": ("rotation_axis_angle", 4)}
+
+
+@pytest.mark.parametrize("mode", ["XYZ", "ZXY", "QUATERNION", "AXIS_ANGLE"])
+def test_rotation_modes_give_the_same_continuous_motion(mode):
+    rod = tumbling_rod(mode)
+    frames = range(1, 97)
+    matrices = world_matrices(rod, frames)
+    path, width = ROTATION_PATHS.get(mode, ("rotation_euler", 3))
+    found = curves(rod)
+    values = np.array([[found[path, i].evaluate(float(f)) for i in range(width)] for f in frames])
+    if path == "rotation_quaternion":
+        assert (np.einsum("fi,fi->f", values[1:], values[:-1]) > 0).all()  # one hemisphere throughout
+    elif path == "rotation_euler":
+        assert np.abs(np.diff(values, axis=0)).max() < math.pi  # each frame follows the last: no wrap by 2 pi
+        assert np.abs(values).max() > 4.0  # the angles kept counting past pi
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    reference = world_matrices(tumbling_rod("QUATERNION"), frames)
+    assert np.abs(matrices - reference).max() < 1e-5
+
+
+def test_rebake_replaces_and_clear_removes():
+    rod = add_rod("Rod", (0, 0, 0), (1, 0, 0))
+    add_joint("Pivot", "BALL", (0, 0, 0), body_b=rod)
+    set_frames(1, 20)
+    start = np.array(rod.matrix_world)
+    bake_scene(bpy.context.scene)
+    first = {key: [c.evaluate(f) for f in range(1, 21)] for key, c in curves(rod).items()}
+    bake_scene(bpy.context.scene)
+    again = curves(rod)
+    assert set(again) == set(first) and all(len(c.keyframe_points) == 20 for c in again.values())
+    assert all(np.allclose([c.evaluate(f) for f in range(1, 21)], first[key]) for key, c in again.items())
+    assert clear_bake(bpy.context.scene) == 1
+    assert curves(rod) == {} and np.allclose(np.array(rod.matrix_world), start)
+
+
+def test_bake_survives_saving_and_reopening(tmp_path):
+    rod = add_rod("Rod", (0, 0, 0), (1, 0, 0))
+    add_joint("Pivot", "HINGE", (0, 0, 0), axis=(0, 1, 0), body_b=rod, use_limits=True, limit_min=-0.5, limit_max=0.5)
+    set_frames(1, 24)
+    bpy.context.scene.mechbake.substeps = 7
+    bake_scene(bpy.context.scene)
+    bpy.context.scene.frame_set(24)
+    pose = np.array(rod.matrix_world)
+    path = str(tmp_path / "saved.blend")
+    bpy.ops.wm.save_as_mainfile(filepath=path)
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    bpy.ops.wm.open_mainfile(filepath=path)
+    rod, joint = bpy.data.objects["Rod"], bpy.data.objects["Pivot"]
+    assert rod.mechbake.role == "DYNAMIC" and rod.mechbake.is_baked
+    assert joint.mechbake.body_b == rod and joint.mechbake.limit_max == 0.5
+    assert bpy.context.scene.mechbake.substeps == 7
+    bpy.context.scene.frame_set(24)
+    assert np.abs(np.array(rod.matrix_world) - pose).max() < 1e-6
+    angle = math.atan2(-pose[2, 2], pose[0, 2])  # the cylinder's axis, from +x down about +y
+    assert abs(angle) == pytest.approx(0.5, abs=1e-6)  # stopped at its limit
+
+
+def test_matrix_helper_agrees_with_blender():
+    from mechbake.bake import _matrices
+
+    q = np.array([[0.8, 0.2, -0.3, 0.4]]) / np.linalg.norm([0.8, 0.2, -0.3, 0.4])
+    assert np.allclose(_matrices(q)[0], np.array(Matrix.to_3x3(__import__("mathutils").Quaternion(q[0]).to_matrix())))
