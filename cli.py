@@ -47,6 +47,8 @@ def execute(argv: list[str]) -> int:
         except RuntimeError as error:
             raise ModelError(f"{args.input}: Blender cannot open it ({str(error).strip()})") from None
         scene = bpy.context.scene
+        if scene is None:
+            raise ModelError(f"{args.input}: the file has no scene")
         print(f"mechbake: baking '{scene.name}' of {args.input}", flush=True)
         shown = [-1]
 
@@ -70,7 +72,7 @@ def execute(argv: list[str]) -> int:
 
 def register() -> None:
     global _handle
-    _handle = bpy.utils.register_cli_command(COMMAND, execute)
+    _handle = bpy.utils.register_cli_command(COMMAND, execute)  # type: ignore[func-returns-value]  # stub says None
 
 
 def unregister() -> None:

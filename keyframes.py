@@ -4,9 +4,11 @@ Blender 4.4 introduced slotted actions (an action's F-curves live in a channelba
 strip of a layer); 5.0 removed the old Action.fcurves. Both paths are here, chosen by what the
 running Blender has.
 """
+from typing import Literal, cast
+
 import bpy
 import numpy as np
-from mathutils import Quaternion
+from mathutils import Euler, Quaternion
 
 TRANSFORM_PATHS = ("location", "rotation_quaternion", "rotation_euler", "rotation_axis_angle")
 SLOTTED = "slots" in bpy.types.Action.bl_rna.properties  # Blender 4.4+
@@ -77,10 +79,12 @@ def rotation_values(mode: str, quaternions: np.ndarray) -> tuple[str, np.ndarray
         sines = np.sqrt(np.maximum(1.0 - q[:, 0] ** 2, 0.0))
         axes = np.where(sines[:, None] > 1e-12, q[:, 1:] / np.maximum(sines, 1e-12)[:, None], [0.0, 0.0, 1.0])
         return "rotation_axis_angle", np.column_stack((angles, axes))
-    eulers, previous = [], None
+    order = cast(Literal["XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"], mode)
+    eulers: list[list[float]] = []
+    previous: Euler | None = None
     for row in q:
-        euler = Quaternion(row).to_euler(mode, previous) if previous is not None else Quaternion(row).to_euler(mode)
-        eulers.append(tuple(euler))
+        euler = Quaternion(row).to_euler(order, previous) if previous is not None else Quaternion(row).to_euler(order)
+        eulers.append([euler.x, euler.y, euler.z])
         previous = euler
     return "rotation_euler", np.array(eulers)
 
@@ -99,4 +103,4 @@ def write_transform_keys(obj, frames: np.ndarray, locations: np.ndarray, quatern
             curve.update()
 
 
-_LINEAR = bpy.types.Keyframe.bl_rna.properties["interpolation"].enum_items["LINEAR"].value
+_LINEAR = cast(bpy.types.EnumProperty, bpy.types.Keyframe.bl_rna.properties["interpolation"]).enum_items["LINEAR"].value

@@ -87,16 +87,18 @@ class MECHBAKE_PG_scene(bpy.types.PropertyGroup):
 
 
 classes = (MECHBAKE_PG_object, MECHBAKE_PG_scene)
-_register_classes, _unregister_classes = bpy.utils.register_classes_factory(classes)
 
 
 def register() -> None:
-    _register_classes()
-    bpy.types.Object.mechbake = PointerProperty(type=MECHBAKE_PG_object)
-    bpy.types.Scene.mechbake = PointerProperty(type=MECHBAKE_PG_scene)
+    for cls in classes:
+        bpy.utils.register_class(cls)
+    # Blender adds these attributes at run time; the stubs cannot know them
+    bpy.types.Object.mechbake = PointerProperty(type=MECHBAKE_PG_object)  # type: ignore[attr-defined,func-returns-value]
+    bpy.types.Scene.mechbake = PointerProperty(type=MECHBAKE_PG_scene)  # type: ignore[attr-defined,func-returns-value]
 
 
 def unregister() -> None:
-    del bpy.types.Scene.mechbake
-    del bpy.types.Object.mechbake
-    _unregister_classes()
+    del bpy.types.Scene.mechbake  # type: ignore[attr-defined]
+    del bpy.types.Object.mechbake  # type: ignore[attr-defined]
+    for cls in reversed(classes):
+        bpy.utils.unregister_class(cls)

@@ -147,4 +147,13 @@ class MECHBAKE_PT_object(bpy.types.Panel):
 
 
 classes = (MECHBAKE_UL_items, MECHBAKE_PT_main, MECHBAKE_PT_active, MECHBAKE_PT_settings, MECHBAKE_PT_object)
-register, unregister = bpy.utils.register_classes_factory(classes)
+
+
+def register() -> None:
+    for cls in classes:
+        bpy.utils.register_class(cls)
+
+
+def unregister() -> None:
+    for cls in reversed(classes):
+        bpy.utils.unregister_class(cls)

@@ -5,7 +5,7 @@ bodies' total momentum is untouched and time stands still while they act (§4).
 import numpy as np
 
 from . import drives as d
-from .integrator import fly
+from .integrator import Flight, fly
 from .rows import joint_errors
 from .state import unwrap
 
@@ -49,9 +49,9 @@ class PositionCorrection:
         self.model, self.state, self.rows, self.stages, self.h, self.stats = model, state, rows, stages, h, stats
         self.accumulated = np.zeros(len(model.drives))
         self.loop_drives = [k for k, drive in enumerate(model.drives) if drive.kind in LOOP_DRIVES]
-        self.worst_joint = None
+        self.worst_joint: int | None = None
         self.worst_gap = 0.0
-        self.flight = None  # the last look-ahead, valid for P-step 3 when no impulse followed it
+        self.flight: Flight | None = None  # the last look-ahead, valid for P-step 3 when no impulse followed it
 
     def run(self) -> bool:
         """True when every joint's look-ahead gap is below dmax; False asks the caller to halve h
@@ -185,8 +185,10 @@ def correct_velocities(model, state, rows, stages, h: float, spent: np.ndarray, 
 
 
 def _drive_velocities(model, state, rows, drives, accumulated, h: float) -> float:
+    if not drives:
+        return 0.0
     twist = state.twist.reshape(-1)
-    response, stiffnesses = rows.through_joints(model) if drives else (None, None)
+    response, stiffnesses = rows.through_joints(model)
     largest = 0.0
     for k in drives:
         drive, axis = model.drives[k], model.drive_axis[k]

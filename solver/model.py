@@ -112,7 +112,9 @@ class Model:
 
     def _lay_out_rows(self) -> None:
         """Rows of all joints, kind by kind: row_joint (R,), row_angular (R,), kind_rows[kind] (m_k, d)."""
-        row_joint, row_angular, self.kind_rows = [], [], {}
+        row_joint: list[int] = []
+        row_angular: list[bool] = []
+        self.kind_rows: dict[str, np.ndarray] = {}
         for name, group in self.kinds.items():
             d = len(JOINT_KINDS[name].ROW_ANGULAR)
             start = len(row_joint)

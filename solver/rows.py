@@ -52,14 +52,14 @@ class Rows:
     axis_response: np.ndarray  # (6n, q)
     axis_stiffness: np.ndarray  # (q,) diagonal of the axis rows' K: rate change per unit impulse
     stages: list | None = None  # the solve stages for this instant, built on first use
-    drive_rows: tuple | None = None  # (response (6n, q), stiffness (q,)) of axis rows through the joints
+    drive_rows: tuple[np.ndarray, np.ndarray] | None = None  # (response (6n, q), stiffness (q,)) through the joints
 
     def solve_stages(self, model) -> list:
         if self.stages is None:
             self.stages = build_stages(model, self.matrix, model.settings.solver)
         return self.stages
 
-    def through_joints(self, model) -> tuple:
+    def through_joints(self, model) -> tuple[np.ndarray, np.ndarray]:
         """Axis rows as the joints let them act: an impulse along a hinge axis turns the arm about
         its pivot, not about its centre of mass. With K_bb the joints' matrix and K_bd their coupling
         to the axis rows, the joints answer every axis impulse with -K_bb^-1 K_bd of their own, so the

@@ -33,7 +33,7 @@ class Simulation:
                       "halvings": 0}
         self._substep = self.h
         self._good_in_a_row = 0
-        self._rows = None
+        self._rows: Rows | None = None
 
     # --- stepping --------------------------------------------------------------------------
 

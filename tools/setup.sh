@@ -1,14 +1,24 @@
 #!/usr/bin/env bash
-# Creates .venv with what the solver, the tests and the benchmarks need, and links this checkout
-# into it as the package `mechbake` (so `python -m mechbake.solver` works from anywhere).
+# Creates .venv (numpy, pytest, bpy) and .venv-typecheck (mypy, fake-bpy-module), and links this
+# checkout into both as the package `mechbake`, so `python -m mechbake ...` works from anywhere.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-python="${PYTHON:-$(command -v python3.11 || command -v python3)}"
-if [ ! -x "$root/.venv/bin/python" ]; then
-    "$python" -m venv "$root/.venv"
+python="${PYTHON:-$(command -v python3.11 || true)}"
+if [ -z "$python" ]; then
+    echo "setup: Python 3.11 is needed (the bpy module is built for it); set PYTHON=/path/to/python3.11" >&2
+    exit 1
 fi
-"$root/.venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$root/tools/requirements.txt"
-mkdir -p "$root/.venv/checkout"
-ln -sfn "$root" "$root/.venv/checkout/mechbake"
-site="$("$root/.venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
-echo "$root/.venv/checkout" > "$site/mechbake-checkout.pth"
+
+make_venv() {  # make_venv DIR REQUIREMENTS
+    local venv="$root/$1"
+    [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$root/tools/$2"
+    mkdir -p "$venv/checkout"
+    ln -sfn "$root" "$venv/checkout/mechbake"
+    local site
+    site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+    echo "$venv/checkout" > "$site/mechbake-checkout.pth"
+}
+
+make_venv .venv requirements.txt
+make_venv .venv-typecheck requirements-typecheck.txt
