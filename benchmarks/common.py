@@ -7,6 +7,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tools")
 from checkout import import_checkout_as_mechbake  # noqa: E402
 
 import_checkout_as_mechbake()
+from measure import crossing_times  # noqa: E402,F401  (shared with the tests)
 
 
 def table(title: str, header: list[str], rows: list[list]) -> None:
@@ -23,18 +24,6 @@ def _cell(value) -> str:
     if isinstance(value, float):
         return f"{value:.6g}" if abs(value) >= 1e-3 or value == 0 else f"{value:.4e}"
     return str(value)
-
-
-def crossings(sim, signal, count: int) -> list[float]:
-    """Times at which signal(sim) changes sign, linearly interpolated (Schmitt: 'Nulldurchgänge')."""
-    times, previous_time, previous = [], sim.time, signal(sim)
-    while len(times) < count:
-        sim.step()
-        value = signal(sim)
-        if previous > 0 >= value or previous < 0 <= value:
-            times.append(previous_time + (sim.time - previous_time) * previous / (previous - value))
-        previous_time, previous = sim.time, value
-    return times
 
 
 def best_wall_time(run, repeats: int = 3) -> float:

@@ -6,7 +6,7 @@ second-order method), and what §8's Richardson combination (settings.extrapolat
 """
 import sys
 
-from common import crossings, table
+from common import crossing_times, table
 
 import mechanisms
 from mechbake.solver import Model, Simulation
@@ -19,7 +19,7 @@ PAPER = {0.04: 0.00134810239666, 0.02: 0.00033659873943, 0.01: 0.00008371325490,
 
 def period(h: float, extrapolation: str = "none") -> float:
     sim = Simulation(Model.from_dict(mechanisms.pendulum()), h=h, dmax=1e-9, vmax=1e-9, extrapolation=extrapolation)
-    times = crossings(sim, lambda s: s.position("bob")[0], 3)
+    times = crossing_times(sim, lambda s: s.position("bob")[0], 3)
     return times[2] - times[0]
 
 

@@ -144,13 +144,5 @@ class MECHBAKE_OT_clear(bpy.types.Operator):
 
 
 classes = (MECHBAKE_OT_add_joint, MECHBAKE_OT_validate, MECHBAKE_OT_bake, MECHBAKE_OT_clear)
-
-
-def register() -> None:
-    for cls in classes:
-        bpy.utils.register_class(cls)
-
-
-def unregister() -> None:
-    for cls in reversed(classes):
-        bpy.utils.unregister_class(cls)
+# fake-bpy-module types the factory as returning None; it returns (register, unregister)
+register, unregister = bpy.utils.register_classes_factory(classes)  # type: ignore[func-returns-value,misc]

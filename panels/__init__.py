@@ -147,13 +147,5 @@ class MECHBAKE_PT_object(bpy.types.Panel):
 
 
 classes = (MECHBAKE_UL_items, MECHBAKE_PT_main, MECHBAKE_PT_active, MECHBAKE_PT_settings, MECHBAKE_PT_object)
-
-
-def register() -> None:
-    for cls in classes:
-        bpy.utils.register_class(cls)
-
-
-def unregister() -> None:
-    for cls in reversed(classes):
-        bpy.utils.unregister_class(cls)
+# fake-bpy-module types the factory as returning None; it returns (register, unregister)
+register, unregister = bpy.utils.register_classes_factory(classes)  # type: ignore[func-returns-value,misc]

@@ -9,21 +9,7 @@ from mathutils import Matrix, Vector
 from blender_build import add_box, add_joint, add_rod, set_frames
 from keys import curves, point_track, world_matrices
 from mechbake.bake import bake_scene, clear_bake
-
-
-def zero_crossings(times, values):
-    out = []
-    for k in range(1, len(values)):
-        if values[k - 1] > 0 >= values[k] or values[k - 1] < 0 <= values[k]:
-            out.append(times[k - 1] + (times[k] - times[k - 1]) * values[k - 1] / (values[k - 1] - values[k]))
-    return out
-
-
-def elliptic_k(k):
-    a, b = 1.0, math.sqrt(1 - k * k)
-    while abs(a - b) > 1e-15:
-        a, b = (a + b) / 2, math.sqrt(a * b)
-    return math.pi / (2 * a)
+from measure import pendulum_period, zero_crossings
 
 
 def test_baked_pendulum_has_the_exact_period_with_inertia_from_the_mesh():
@@ -38,7 +24,7 @@ def test_baked_pendulum_has_the_exact_period_with_inertia_from_the_mesh():
     values = [x.evaluate(float(f)) for f in frames]
     crossings = zero_crossings((frames - 1) / 24.0, values)
     inertia_pivot = 1.0 / 3.0 + radius**2 / 4  # per kg: a 1 m cylinder about its end
-    expected = 4 * math.sqrt(inertia_pivot / (9.81 * 0.5)) * elliptic_k(math.sin(amplitude / 2))
+    expected = pendulum_period(inertia_pivot, 1.0, 9.81, 0.5, amplitude)
     assert crossings[2] - crossings[0] == pytest.approx(expected, rel=5e-4)
 
 
