@@ -153,3 +153,17 @@ def test_matrix_helper_agrees_with_blender():
 
     q = np.array([[0.8, 0.2, -0.3, 0.4]]) / np.linalg.norm([0.8, 0.2, -0.3, 0.4])
     assert np.allclose(_matrices(q)[0], np.array(Matrix.to_3x3(__import__("mathutils").Quaternion(q[0]).to_matrix())))
+
+
+def test_keyed_limit_is_followed_during_the_bake():
+    """Blender's own rigid-body limits ignore their keys during the simulation; ours follow them."""
+    arm = add_rod("Arm", (0, 0, 0), (1, 0, 0))
+    joint = add_joint("Elbow", "HINGE", (0, 0, 0), axis=(0, 1, 0), body_b=arm, use_limits=True, limit_min=-0.2)
+    for frame, value in ((1, 0.6), (30, 0.6), (50, 0.2)):
+        joint.mechbake.limit_max = value
+        joint.keyframe_insert("mechbake.limit_max", frame=frame)
+    set_frames(1, 70)
+    bake_scene(bpy.context.scene)
+    tip = point_track(arm, (0, 0, 0.5), [30, 70])  # the cylinder's far end
+    angles = np.arctan2(-tip[:, 2], tip[:, 0])  # down from +x, about +y
+    assert angles == pytest.approx([0.6, 0.2], abs=1e-5)
