@@ -18,6 +18,8 @@ GROWTH_LIMIT = 4.0
 LOCKED = 1e-9
 
 VELOCITY_DRIVES = (d.LOWER_LIMIT, d.UPPER_LIMIT, d.MOTOR_POSITION, d.MOTOR_VELOCITY)
+CONTACT_TIGHTNESS = 1e-3  # contact impulses converge to this fraction of Dmax per step
+
 LOOP_DRIVES = (d.LOWER_LIMIT, d.UPPER_LIMIT, d.MOTOR_POSITION, d.MOTOR_VELOCITY, d.BRAKE, d.SPRING_SOFT)
 
 
@@ -46,8 +48,9 @@ def apply_explicit_forces(model, state, rows, dt: float) -> None:
 class PositionCorrection:
     """P-steps 1 and 2 for one step h, with the loop drives solved alongside."""
 
-    def __init__(self, model, state, rows, stages, h: float, stats: dict):
+    def __init__(self, model, state, rows, stages, h: float, stats: dict, contact_rows=None):
         self.model, self.state, self.rows, self.stages, self.h, self.stats = model, state, rows, stages, h, stats
+        self.contact_rows = contact_rows  # Schmitt §11 contact pairs, solved alongside the joints
         self.accumulated = np.zeros(len(model.drives))
         self.loop_drives = [k for k, drive in enumerate(model.drives) if drive.kind in LOOP_DRIVES]
         self.worst_joint: int | None = None
@@ -57,11 +60,12 @@ class PositionCorrection:
     def run(self) -> bool:
         """True when every joint's look-ahead gap is below dmax; False asks the caller to halve h
         (Schmitt §5: a gap that grows, or no convergence within max_corrections sweeps)."""
-        if not self.stages and not self.loop_drives:
+        if not self.stages and not self.loop_drives and self.contact_rows is None:
             self.flight = look_ahead(self.model, self.state, self.h)
             return True
         settings = self.model.settings
         first_worst = None
+        joints_settled = False
         for _ in range(settings.max_corrections):
             self.flight = look_ahead(self.model, self.state, self.h)
             frames_h = self.flight.frames
@@ -73,6 +77,9 @@ class PositionCorrection:
                 return False
             coordinate_h = unwrap(self.model, self.model.raw_coordinates(frames_h), self.state.axis_coordinate)
             rate_at_look = self.rows.axis_jacobian @ self.state.twist.reshape(-1)
+            if self.contact_rows is not None:
+                gap_h, slip_h = self.contact_rows.slip_and_gap(frames_h)
+                contact_rates = self.contact_rows.rates(self.state.twist.reshape(-1))
             corrected = 0
             for number, stage in enumerate(self.stages):
                 if number > 0 and corrected:
@@ -81,11 +88,19 @@ class PositionCorrection:
                     gaps = joint_gaps(self.model, errors)
                 corrected += self._correct(stage, errors, gaps)
             drive_change = self._solve_drives(coordinate_h, rate_at_look)
-            if corrected or drive_change:
+            joints_settled = corrected == 0 and drive_change < settings.dmax
+            contact_change = 0.0
+            if self.contact_rows is not None:
+                # a resting body must not creep: its contacts converge far below Dmax per step
+                contact_change = self.contact_rows.solve(self.state.twist.reshape(-1), gap_h, slip_h, contact_rates,
+                                                         self.h) / CONTACT_TIGHTNESS
+            if corrected or drive_change or contact_change:
                 self.flight = None
-            if corrected == 0 and drive_change < settings.dmax:
+            if joints_settled and contact_change < settings.dmax:
                 return True
-        return False
+        # out of sweeps: the step stands if only the contacts' tight tolerance is missing (a smaller
+        # step would not converge them faster); the joints' failure halves it
+        return joints_settled and self.contact_rows is not None
 
     def _note_worst(self, gaps: np.ndarray) -> None:
         if len(gaps):

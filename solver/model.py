@@ -13,6 +13,8 @@ import numpy as np
 from . import drives as drive_rows
 from .errors import ModelError
 from .frames import Frames
+from .contact.layout import ContactLayout
+from .contact.shapes import read_obstacle, read_shape, read_surface
 from .joints import JOINT_KINDS, KindJoints
 from .rotation import matrix_to_quaternion, quaternion_to_matrix
 from .spec import REQUIRED, RecordReader
@@ -21,6 +23,7 @@ FORMAT = "mechbake/1"
 WORLD = "world"
 SOLVERS = ("iterative", "system")
 EXTRAPOLATIONS = ("none", "richardson")
+CONTACT_METHODS = ("impulse", "lcp")
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,8 @@ class Settings:
     solver: str = "system"  # "iterative" (§5) or "system" (§7)
     max_corrections: int = 200  # correction sweeps per step before the step is halved
     extrapolation: str = "none"  # "richardson": §8's -1/3 p(h) + 4/3 p(h/2, h/2)
+    contact_method: str = "impulse"  # "impulse" (Schmitt §11) or "lcp" (Stewart-Trinkle)
+    friction_directions: int = 8  # edges of the polyhedral friction cone of the LCP
 
     @classmethod
     def read(cls, record, overrides: dict) -> "Settings":
@@ -47,6 +52,9 @@ class Settings:
             solver=reader.string("solver", default.solver, choices=SOLVERS),
             max_corrections=reader.integer("max_corrections", default.max_corrections, minimum=1, maximum=10**6),
             extrapolation=reader.string("extrapolation", default.extrapolation, choices=EXTRAPOLATIONS),
+            contact_method=reader.string("contact_method", default.contact_method, choices=CONTACT_METHODS),
+            friction_directions=reader.integer("friction_directions", default.friction_directions, minimum=3,
+                                               maximum=64),
         )
         reader.finish()
         if overrides:
@@ -92,6 +100,7 @@ class Model:
         self.body_velocity0 = np.array([[0.0, 0, 0]] + [b["velocity"] for b in bodies]).reshape(n, 3)
         self.body_angular_velocity0 = np.array([[0.0, 0, 0]] + [b["angular_velocity"] for b in bodies]).reshape(n, 3)
         self._build_joints(spec["joints"])
+        self.contacts = ContactLayout(self, spec)
 
     def _build_joints(self, joints: list) -> None:
         self.joint_names = [j["name"] for j in joints]  # (m,)
@@ -196,8 +205,9 @@ def _read_model(data, overrides: dict) -> tuple[dict, Settings]:
     settings = Settings.read(top.raw("settings", None), overrides)
     raw_bodies = top.raw("bodies", REQUIRED)
     raw_joints = top.raw("joints", [])
+    raw_obstacles = top.raw("obstacles", [])
     top.finish()
-    for key, value in (("bodies", raw_bodies), ("joints", raw_joints)):
+    for key, value in (("bodies", raw_bodies), ("joints", raw_joints), ("obstacles", raw_obstacles)):
         if not isinstance(value, list):
             raise top.fail(key, f"must be a list, got {type(value).__name__}")
     bodies = [_read_body(record, k) for k, record in enumerate(raw_bodies)]
@@ -206,7 +216,9 @@ def _read_model(data, overrides: dict) -> tuple[dict, Settings]:
                                 for b in bodies}}
     joints = [_read_joint(record, k, kinds) for k, record in enumerate(raw_joints)]
     _check_unique([j["name"] for j in joints], "joint")
-    return {"format": FORMAT, "gravity": gravity, "bodies": bodies, "joints": joints}, settings
+    obstacles = [read_obstacle(record, k) for k, record in enumerate(raw_obstacles)]
+    _check_unique([o["name"] for o in obstacles], "obstacle")
+    return {"format": FORMAT, "gravity": gravity, "bodies": bodies, "joints": joints, "obstacles": obstacles}, settings
 
 
 def _check_unique(names: list[str], what: str) -> None:
@@ -245,6 +257,10 @@ def _read_body(record, k: int) -> dict:
         "angular_velocity": reader.vector("angular_velocity", [0.0, 0.0, 0.0]),
         "fixed": fixed,
     }
+    shape = read_shape(reader)
+    if shape is not None:
+        body["shape"] = shape
+    body["friction"], body["restitution"] = read_surface(reader, reader.where)
     if not np.any(inertia) and not fixed and np.any(body["angular_velocity"]):
         raise reader.fail("angular_velocity", "must be zero for a particle (inertia all zeros)")
     reader.finish()

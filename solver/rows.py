@@ -51,7 +51,9 @@ class Rows:
     axis_jacobian: np.ndarray  # (q, 6n)
     axis_response: np.ndarray  # (6n, q)
     axis_stiffness: np.ndarray  # (q,) diagonal of the axis rows' K: rate change per unit impulse
+    inv_inertia_world: np.ndarray  # (n, 3, 3)
     stages: list | None = None  # the solve stages for this instant, built on first use
+    joint_inverse: np.ndarray | None = None  # K_bb^-1, built on first use
     drive_rows: tuple[np.ndarray, np.ndarray] | None = None  # (response (6n, q), stiffness (q,)) through the joints
 
     def solve_stages(self, model) -> list:
@@ -60,21 +62,29 @@ class Rows:
         return self.stages
 
     def through_joints(self, model) -> tuple[np.ndarray, np.ndarray]:
-        """Axis rows as the joints let them act: an impulse along a hinge axis turns the arm about
-        its pivot, not about its centre of mass. With K_bb the joints' matrix and K_bd their coupling
-        to the axis rows, the joints answer every axis impulse with -K_bb^-1 K_bd of their own, so the
-        response is W_d - W_b K_bb^-1 K_bd and the stiffness the Schur complement
-        K_dd - K_db K_bb^-1 K_bd. Drives solved with these no longer pull the joints apart."""
+        """The axis rows' response and stiffness through the joints (see through_joints_of)."""
         if self.drive_rows is None:
-            if len(self.matrix) and self.axis_jacobian.shape[0]:
-                coupling = self.jacobian @ self.axis_response
-                reaction = regularised_inverse(self.matrix) @ coupling
-                response = self.axis_response - self.response @ reaction
-                stiffness = self.axis_stiffness - (coupling * reaction).sum(axis=0)
-                self.drive_rows = (response, np.maximum(stiffness, 0.0))
+            if self.axis_jacobian.shape[0]:
+                response, matrix = self.through_joints_of(model, self.axis_jacobian, self.axis_response)
+                self.drive_rows = (response, np.maximum(np.diag(matrix).copy(), 0.0))
             else:
                 self.drive_rows = (self.axis_response, self.axis_stiffness)
         return self.drive_rows
+
+    def through_joints_of(self, model, jacobian: np.ndarray, response: np.ndarray | None = None):
+        """Other rows (drives, contacts) as the joints let them act: an impulse along a hinge axis
+        turns the arm about its pivot, not about its centre of mass. With K_bb the joints' matrix and
+        K_bd their coupling to the rows, the joints answer every impulse of the rows with
+        -K_bb^-1 K_bd of their own, so the response is W_d - W_b K_bb^-1 K_bd and the matrix the
+        Schur complement K_dd - K_db K_bb^-1 K_bd. Rows solved with these leave the joints closed."""
+        if response is None:
+            response = _response(model, self.inv_inertia_world, jacobian)
+        if len(self.matrix):
+            coupling = self.jacobian @ response
+            if self.joint_inverse is None:
+                self.joint_inverse = regularised_inverse(self.matrix)
+            response = response - self.response @ (self.joint_inverse @ coupling)
+        return response, jacobian @ response
 
     @classmethod
     def build(cls, model, frames: Frames) -> "Rows":
@@ -99,7 +109,15 @@ class Rows:
         response = _response(model, inv_inertia_world, jacobian)
         axis_response = _response(model, inv_inertia_world, axis_jacobian) if axis_rows else np.zeros((6 * n, 0))
         return cls(jacobian, response, jacobian @ response, axis_jacobian, axis_response,
-                   (axis_jacobian * axis_response.T).sum(axis=1))
+                   (axis_jacobian * axis_response.T).sum(axis=1), inv_inertia_world)
+
+
+def contact_jacobian(model, frames: Frames, body_a, body_b, point, directions) -> np.ndarray:
+    """(3m, 6n) rows along (m, 3, 3) directions at (m, 3) points shared by bodies a and b."""
+    m = len(body_a)
+    r_a, r_b = point - frames.position[body_a], point - frames.position[body_b]
+    jac_a, jac_b = _jacobians(directions, np.zeros_like(directions), r_a, r_b)
+    return _dense(3 * m, len(model.body_names), np.arange(3 * m).reshape(m, 3), body_a, body_b, jac_a, jac_b)
 
 
 def joint_errors(model, frames: Frames) -> np.ndarray:

@@ -15,6 +15,8 @@ from .frames import Frames
 from .integrator import fly
 from .model import Model, Settings
 from .rotation import orthonormalize
+from .contact.detection import find_contacts
+from .contact.impulse import TOUCHING, ContactRows, resolve_impacts
 from .rows import Rows, joint_errors
 from .state import State, unwrap
 
@@ -34,6 +36,9 @@ class Simulation:
         self._substep = self.h
         self._good_in_a_row = 0
         self._rows: Rows | None = None
+        if model.contacts.enabled:  # what touches at the start is resting, not an impact
+            contacts = find_contacts(model, self.state.frames, self.state.frames)
+            self.state.touching = frozenset(contacts.subset(contacts.separation(self.state.frames) < TOUCHING).key)
 
     # --- stepping --------------------------------------------------------------------------
 
@@ -69,6 +74,10 @@ class Simulation:
             h = min(self._substep, remaining)
             saved, saved_rows = self.state.copy(), self._rows
             failure = self._try_substep(h)
+            if isinstance(failure, float):  # a collision ahead: step exactly to it (Schmitt §11)
+                self.state, self._rows = saved, saved_rows
+                failure = self._try_substep(failure, shortened=True)
+                h = self.state.time - saved.time
             if failure is None:
                 remaining -= h
                 self._good_in_a_row += 1
@@ -88,15 +97,25 @@ class Simulation:
                     self.state.time, name)
         self.state.time = end
 
-    def _try_substep(self, h: float):
-        """One sub-step of length h; None on success, else (worst joint, its gap) for the report."""
+    def _try_substep(self, h: float, shortened: bool = False):
+        """One sub-step of length h; None on success, a shorter step to take instead when a
+        collision lies ahead, else (worst joint, its gap) for the report."""
         model, state = self.model, self.state
         if self._rows is None:
             self._rows = Rows.build(model, state.frames)
         rows = self._rows
         stages = rows.solve_stages(model)
         apply_explicit_forces(model, state, rows, 0.5 * h)
-        correction = PositionCorrection(model, state, rows, stages, h, self.stats)
+        contact_rows = None
+        if model.contacts.enabled:
+            ahead = fly(model, state.frames, state.twist, h).frames
+            contacts = find_contacts(model, state.frames, ahead)
+            if len(contacts):
+                contact_rows = ContactRows(model, rows, contacts, state.frames)
+                impact = None if shortened else _first_impact(contact_rows, state, h, ahead)
+                if impact is not None:
+                    return impact
+        correction = PositionCorrection(model, state, rows, stages, h, self.stats, contact_rows)
         if not correction.run():
             return correction.worst_joint, correction.worst_gap
         flight = correction.flight or fly(model, state.frames, state.twist, h)
@@ -108,8 +127,22 @@ class Simulation:
             return correction.worst_joint, np.inf
         rows = Rows.build(model, frames)
         apply_explicit_forces(model, state, rows, 0.5 * h)
+        touching = None
+        if model.contacts.enabled:
+            contacts = find_contacts(model, frames, frames)
+            gaps = contacts.separation(frames)
+            touching = contacts.subset(gaps < TOUCHING + 2 * model.settings.dmax)
+            fresh = np.array([key not in state.touching for key in touching.key], dtype=bool)
+            resolve_impacts(model, rows, touching, frames, state.twist.reshape(-1), fresh,
+                            2.0 * float(np.linalg.norm(model.gravity)) * h)
+            state.touching = frozenset(touching.key)
         if model.settings.velocity_correction:
             correct_velocities(model, state, rows, rows.solve_stages(model), h, correction.accumulated, self.stats)
+            if touching is not None and len(touching):
+                contact_rows_end = ContactRows(model, rows, touching, frames)
+                for _ in range(model.settings.max_corrections):
+                    if contact_rows_end.solve_velocities(state.twist.reshape(-1)) < model.settings.vmax:
+                        break
         if not state.is_finite():
             return correction.worst_joint, np.inf
         self._rows = rows
@@ -196,6 +229,35 @@ class Simulation:
             elif drive.kind == drives.UPPER_LIMIT:
                 gaps.append(max(0.0, overshoot))
         return max(gaps)
+
+
+def _first_impact(contact_rows, state, h: float, ahead: Frames) -> float | None:
+    """The time within h at which the first pair that is apart now would touch, from a quadratic
+    through its gap now, its rate now and its gap at the look-ahead (exact in free fall); None if
+    no pair closes within the step."""
+    contacts = contact_rows.contacts
+    gap_now = contacts.separation(state.frames)
+    gap_ahead = contacts.separation(ahead)
+    rate = contact_rows.rates(state.twist.reshape(-1))[:, 0]
+    closing = (gap_now > TOUCHING) & (gap_ahead < 0)
+    if not closing.any():
+        return None
+    first = h
+    for k in np.flatnonzero(closing):
+        curvature = 2.0 * (gap_ahead[k] - gap_now[k] - rate[k] * h) / (h * h)
+        first = min(first, _first_root(gap_now[k], rate[k], curvature, h))
+    return first if 1e-9 * h < first < h * (1 - 1e-9) else None
+
+
+def _first_root(gap: float, rate: float, curvature: float, h: float) -> float:
+    """Smallest tau in (0, h] with gap + rate tau + curvature tau^2 / 2 = 0."""
+    if abs(curvature) < 1e-12:
+        return gap / -rate if rate < 0 else h
+    disc = rate * rate - 2.0 * curvature * gap
+    if disc < 0:
+        return h
+    roots = [(-rate - np.sqrt(disc)) / curvature, (-rate + np.sqrt(disc)) / curvature]
+    return min([r for r in roots if 0 < r <= h], default=h)
 
 
 __all__ = ["Simulation", "joint_gaps"]

@@ -12,6 +12,7 @@ class State:
     frames: Frames  # centres of mass and principal-frame rotations
     twist: np.ndarray  # (n, 6) world velocity of the centre of mass | world angular velocity
     axis_coordinate: np.ndarray  # (q,) joint coordinates, hinge angles unwrapped across turns
+    touching: frozenset = frozenset()  # keys of the contacts touching now (to tell an impact from a rest)
 
     @property
     def velocity(self) -> np.ndarray:
@@ -29,7 +30,7 @@ class State:
 
     def copy(self) -> "State":
         return State(self.time, Frames(self.frames.position.copy(), self.frames.rotation.copy()),
-                     self.twist.copy(), self.axis_coordinate.copy())
+                     self.twist.copy(), self.axis_coordinate.copy(), self.touching)
 
     def is_finite(self) -> bool:
         # a NaN or an infinity anywhere makes the sum non-finite

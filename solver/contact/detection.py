@@ -1,0 +1,223 @@
+"""Finding contacts: every one is a probe point of body b (with a radius) against a tangent plane
+fixed in body a (the world for obstacles). The same description measures the separation at t, at
+the look-ahead, or anywhere in between, so the correction loop can treat a contact like a joint.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..frames import Frames
+
+# A probe nearer than this to a surface (or about to be, within the step) is a contact candidate;
+# candidates that stay apart exert nothing, so the margin only costs a little work.
+MARGIN = 1e-3
+
+
+@dataclass
+class Contacts:
+    """m contacts at one instant."""
+
+    key: list  # (m,) hashable identity of each contact (probe and surface), to follow it across steps
+    body_a: np.ndarray  # (m,) body carrying the surface (0 for the world and obstacles)
+    body_b: np.ndarray  # (m,) body carrying the probe
+    probe_b: np.ndarray  # (m, 3) probe centre in b's principal frame
+    radius: np.ndarray  # (m,)
+    surface_a: np.ndarray  # (m, 3) a point of the tangent plane, in a's principal frame
+    normal_a: np.ndarray  # (m, 3) unit normal of the plane, in a's principal frame, pointing towards b
+    friction: np.ndarray  # (m,) Coulomb coefficient of the pair (geometric mean)
+    restitution: np.ndarray  # (m,) of the pair (the larger)
+
+    def __len__(self) -> int:
+        return len(self.body_b)
+
+    def separation(self, frames: Frames) -> np.ndarray:
+        """(m,) signed gap in the given frames: positive apart, negative interpenetrating."""
+        probe = frames.points(self.body_b, self.probe_b)
+        normal = frames.vectors(self.body_a, self.normal_a)
+        return np.einsum("mi,mi->m", probe - frames.points(self.body_a, self.surface_a), normal) - self.radius
+
+    def geometry(self, frames: Frames) -> tuple[np.ndarray, np.ndarray]:
+        """(m, 3) contact points on b's surface and (m, 3) world normals (from a towards b)."""
+        normal = frames.vectors(self.body_a, self.normal_a)
+        return frames.points(self.body_b, self.probe_b) - self.radius[:, None] * normal, normal
+
+    def subset(self, keep: np.ndarray) -> "Contacts":
+        return Contacts([self.key[k] for k in np.flatnonzero(keep)], *(getattr(self, f)[keep] for f in (
+            "body_a", "body_b", "probe_b", "radius", "surface_a", "normal_a", "friction", "restitution")))
+
+
+def find_contacts(model, now: Frames, ahead: Frames) -> Contacts:
+    """Every probe-surface pair that is within MARGIN now or at the look-ahead."""
+    layout = model.contacts
+    parts = []
+    if len(layout.probe_body):
+        centre_now = now.points(layout.probe_body, layout.probe_local)
+        centre_ahead = ahead.points(layout.probe_body, layout.probe_local)
+        for index, plane in enumerate(layout.planes):
+            parts.append(_against_plane(model, index, plane, centre_now, centre_ahead))
+        for index, (mesh, grid) in enumerate(layout.meshes):
+            parts.append(_against_mesh(model, index, mesh, grid, centre_now, centre_ahead))
+        parts.append(_against_round_bodies(model, now, ahead, centre_now, centre_ahead))
+    return _joined(model, [p for p in parts if p is not None])
+
+
+def _pair_surface(model, body_b: np.ndarray, friction_a, restitution_a) -> tuple[np.ndarray, np.ndarray]:
+    layout = model.contacts
+    friction = np.sqrt(layout.body_friction[body_b] * friction_a)  # the geometric mean of the pair
+    restitution = np.maximum(layout.body_restitution[body_b], restitution_a)  # the larger of the pair
+    return friction, restitution
+
+
+def _candidates(model, probes: np.ndarray, gap_now, gap_ahead) -> np.ndarray:
+    moving = model.body_dynamic[model.contacts.probe_body[probes]]
+    return probes[moving & (np.minimum(gap_now, gap_ahead) < MARGIN)]
+
+
+def _against_plane(model, index: int, plane: dict, centre_now, centre_ahead):
+    layout = model.contacts
+    normal, point = np.asarray(plane["normal"]), np.asarray(plane["point"])
+    gap_now = (centre_now - point) @ normal - layout.probe_radius
+    gap_ahead = (centre_ahead - point) @ normal - layout.probe_radius
+    probes = _candidates(model, np.arange(len(layout.probe_body)), gap_now, gap_ahead)
+    if not len(probes):
+        return None
+    bodies = layout.probe_body[probes]
+    friction, restitution = _pair_surface(model, bodies, plane["friction"], plane["restitution"])
+    count = len(probes)
+    return ([("plane", index, int(p)) for p in probes], np.zeros(count, dtype=int), bodies, layout.probe_local[probes],
+            layout.probe_radius[probes], np.tile(point, (count, 1)), np.tile(normal, (count, 1)), friction, restitution)
+
+
+def _against_mesh(model, index: int, mesh: dict, grid, centre_now, centre_ahead):
+    """Each probe against the nearest triangle of the mesh near its path through the step."""
+    layout = model.contacts
+    keys, bodies, probes_out, surfaces, normals = [], [], [], [], []
+    for probe in range(len(layout.probe_body)):
+        body = layout.probe_body[probe]
+        if not model.body_dynamic[body]:
+            continue
+        reach = layout.probe_radius[probe] + MARGIN
+        low = np.minimum(centre_now[probe], centre_ahead[probe]) - reach
+        high = np.maximum(centre_now[probe], centre_ahead[probe]) + reach
+        triangles = grid.near(low, high)
+        if not len(triangles):
+            continue
+        closest = _closest_on_triangles(centre_now[probe], grid.corners[triangles])
+        offset = centre_now[probe] - closest
+        distance = np.linalg.norm(offset, axis=1)
+        best = int(np.argmin(distance))
+        triangle = triangles[best]
+        face_normal = grid.normals[triangle]
+        # a probe over the face takes the face's plane; one beyond an edge or corner, the plane facing it
+        if distance[best] > 1e-9 and abs(offset[best] @ face_normal) < distance[best] * (1 - 1e-9):
+            normal = offset[best] / distance[best]
+        else:
+            normal = face_normal
+        gap_now = (centre_now[probe] - closest[best]) @ normal - layout.probe_radius[probe]
+        gap_ahead = (centre_ahead[probe] - closest[best]) @ normal - layout.probe_radius[probe]
+        if min(gap_now, gap_ahead) < MARGIN:
+            keys.append(("mesh", index, int(triangle), probe))
+            bodies.append(body)
+            probes_out.append(probe)
+            surfaces.append(closest[best])
+            normals.append(normal)
+    if not keys:
+        return None
+    bodies_arr, probes_arr = np.array(bodies, dtype=int), np.array(probes_out, dtype=int)
+    friction, restitution = _pair_surface(model, bodies_arr, mesh["friction"], mesh["restitution"])
+    return (keys, np.zeros(len(keys), dtype=int), bodies_arr, layout.probe_local[probes_arr],
+            layout.probe_radius[probes_arr], np.array(surfaces), np.array(normals), friction, restitution)
+
+
+def _against_round_bodies(model, now: Frames, ahead: Frames, centre_now, centre_ahead):
+    """Probes of every other body against spheres and capsules (a segment with a radius)."""
+    layout = model.contacts
+    if not len(layout.round_body):
+        return None
+    parts = []
+    for slot, body_a in enumerate(layout.round_body):
+        ends_now = now.points(np.full(2, body_a), layout.round_ends[slot])
+        ends_ahead = ahead.points(np.full(2, body_a), layout.round_ends[slot])
+        others = np.flatnonzero((layout.probe_body != body_a) & (model.body_dynamic[layout.probe_body]
+                                                                  | model.body_dynamic[body_a]))
+        others = others[[_may_touch(model, body_a, layout.probe_body[p]) for p in others]]
+        if not len(others):
+            continue
+        nearest_now = _closest_on_segment(centre_now[others], ends_now)
+        nearest_ahead = _closest_on_segment(centre_ahead[others], ends_ahead)
+        reach = layout.round_radius[slot] + layout.probe_radius[others]
+        gap_now = np.linalg.norm(centre_now[others] - nearest_now, axis=1) - reach
+        gap_ahead = np.linalg.norm(centre_ahead[others] - nearest_ahead, axis=1) - reach
+        near = np.minimum(gap_now, gap_ahead) < MARGIN
+        if not near.any():
+            continue
+        probes = others[near]
+        direction = centre_now[probes] - nearest_now[near]
+        length = np.linalg.norm(direction, axis=1, keepdims=True)
+        normal = np.where(length > 1e-12, direction / np.maximum(length, 1e-300), [0.0, 0.0, 1.0])
+        surface = nearest_now[near] + layout.round_radius[slot] * normal
+        bodies_a = np.full(len(probes), body_a)
+        surface_local = now.to_local_points(bodies_a, surface)
+        normal_local = now.to_local_vectors(bodies_a, normal)
+        bodies_b = layout.probe_body[probes]
+        friction, restitution = _pair_surface(model, bodies_b, layout.body_friction[body_a],
+                                              layout.body_restitution[body_a])
+        parts.append(([("round", int(body_a), int(p)) for p in probes], bodies_a, bodies_b, layout.probe_local[probes],
+                      layout.probe_radius[probes], surface_local, normal_local, friction, restitution))
+    return _stacked(parts) if parts else None
+
+
+def _may_touch(model, body_a: int, body_b: int) -> bool:
+    return any(pair_a == body_a and pair_b == body_b or pair_a == body_b and pair_b == body_a
+               for pair_a, pair_b in model.contacts.touching_pairs)
+
+
+def _closest_on_segment(points: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    start, end = ends
+    axis = end - start
+    length2 = float(axis @ axis)
+    if length2 < 1e-24:
+        return np.tile(start, (len(points), 1))
+    along = np.clip((points - start) @ axis / length2, 0.0, 1.0)
+    return start + along[:, None] * axis
+
+
+def _closest_on_triangles(point: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """(T, 3) closest points of T triangles (T, 3, 3) to one point (Ericson's region tests, vectorised)."""
+    a, b, c = corners[:, 0], corners[:, 1], corners[:, 2]
+    ab, ac, ap = b - a, c - a, point - a
+    d1, d2 = np.einsum("ti,ti->t", ab, ap), np.einsum("ti,ti->t", ac, ap)
+    bp = point - b
+    d3, d4 = np.einsum("ti,ti->t", ab, bp), np.einsum("ti,ti->t", ac, bp)
+    cp = point - c
+    d5, d6 = np.einsum("ti,ti->t", ab, cp), np.einsum("ti,ti->t", ac, cp)
+    va, vb, vc = d3 * d6 - d5 * d4, d5 * d2 - d1 * d6, d1 * d4 - d3 * d2
+    total = np.where(np.abs(va + vb + vc) > 1e-300, va + vb + vc, 1e-300)
+    result = a + (vb / total)[:, None] * ab + (vc / total)[:, None] * ac  # inside the face
+    regions = [
+        (vc <= 0) & (d1 >= 0) & (d3 <= 0), a + _ratio(d1, d1 - d3)[:, None] * ab,  # edge ab
+        (vb <= 0) & (d2 >= 0) & (d6 <= 0), a + _ratio(d2, d2 - d6)[:, None] * ac,  # edge ac
+        (va <= 0) & (d4 - d3 >= 0) & (d5 - d6 >= 0), b + _ratio(d4 - d3, (d4 - d3) + (d5 - d6))[:, None] * (c - b),
+        (d6 >= 0) & (d5 <= d6), c, (d3 >= 0) & (d4 <= d3), b, (d1 <= 0) & (d2 <= 0), a,  # corners
+    ]
+    for k in range(0, len(regions), 2):  # later tests win: corners over edges over the face
+        result = np.where(regions[k][:, None], regions[k + 1], result)
+    return result
+
+
+def _ratio(top, bottom):
+    return top / np.where(np.abs(bottom) > 1e-300, bottom, 1e-300)
+
+
+def _stacked(parts: list):
+    keys = [key for part in parts for key in part[0]]
+    return (keys, *(np.concatenate([part[i] for part in parts]) for i in range(1, 9)))
+
+
+def _joined(model, parts: list) -> Contacts:
+    if not parts:
+        empty = np.zeros((0, 3))
+        return Contacts([], np.zeros(0, dtype=int), np.zeros(0, dtype=int), empty, np.zeros(0), empty, empty,
+                        np.zeros(0), np.zeros(0))
+    keys, *arrays = _stacked(parts)
+    return Contacts(keys, *arrays)

@@ -1,0 +1,45 @@
+"""The model's contact data as arrays: probe points of the bodies, obstacles, pairs that may touch."""
+import numpy as np
+
+from .broadphase import TriangleGrid
+from .shapes import probe_points
+
+
+class ContactLayout:
+    """Constant contact data of a model (index 0 is the world, as for every body array)."""
+
+    def __init__(self, model, spec: dict):
+        bodies = spec["bodies"]
+        n = len(model.body_names)
+        self.body_friction = np.array([0.5] + [b["friction"] for b in bodies])  # (n,)
+        self.body_restitution = np.array([0.0] + [b["restitution"] for b in bodies])  # (n,)
+        probe_body, probe_local, probe_radius = [], [], []
+        round_body, round_ends, round_radius = [], [], []
+        for i, body in enumerate(bodies, start=1):
+            if "shape" not in body:
+                continue
+            points, radii = probe_points(body["shape"])
+            # shapes are given in the body frame about the centre of mass; the state uses the principal frame
+            local = points @ model.body_principal_axes[i]
+            probe_body += [i] * len(points)
+            probe_local += list(local)
+            probe_radius += list(radii)
+            if body["shape"]["type"] in ("sphere", "capsule"):
+                round_body.append(i)
+                round_ends.append(local if len(local) == 2 else np.vstack((local, local)))
+                round_radius.append(radii[0])
+        self.probe_body = np.array(probe_body, dtype=int)  # (P,)
+        self.probe_local = np.array(probe_local, dtype=float).reshape(-1, 3)  # (P, 3) principal frame
+        self.probe_radius = np.array(probe_radius, dtype=float)  # (P,)
+        self.round_body = np.array(round_body, dtype=int)  # (S,) bodies that are spheres or capsules
+        self.round_ends = np.array(round_ends, dtype=float).reshape(-1, 2, 3)  # (S, 2, 3) segment ends
+        self.round_radius = np.array(round_radius, dtype=float)  # (S,)
+        self.planes = [o for o in spec["obstacles"] if o["type"] == "plane"]
+        self.meshes = [(o, TriangleGrid(o["vertices"], o["triangles"])) for o in spec["obstacles"] if o["type"] == "mesh"]
+        # bodies joined by a joint do not collide with each other, as in every rig
+        joined = {frozenset((int(a), int(b))) for a, b in zip(model.joint_body_a, model.joint_body_b)}
+        shaped = sorted(set(probe_body))
+        self.touching_pairs = [(a, b) for a in shaped for b in shaped if a != b
+                               and frozenset((a, b)) not in joined and (model.body_dynamic[a] or model.body_dynamic[b])]
+        self.enabled = bool(len(probe_body)) and bool(self.planes or self.meshes or self.touching_pairs)
+        self.body_count = n

@@ -1,0 +1,100 @@
+"""Body shapes and obstacles: reading them from a mechanism file and reducing them to what the
+contact detection works with.
+
+A body shape becomes probe points fixed in the body, each with a radius: a sphere is its centre
+with its radius, a capsule its two cap centres with its radius, a box its eight corners, a convex
+shape its vertices, a point set its points. Obstacles are planes and triangle meshes, fixed in the
+world.
+"""
+import numpy as np
+
+from ..errors import ModelError
+from ..spec import RecordReader, checked_array
+
+SHAPES = ("sphere", "capsule", "box", "convex", "points")
+OBSTACLES = ("plane", "mesh")
+
+
+def read_shape(reader: RecordReader) -> dict | None:
+    record = reader.record_of("shape")
+    if record is None:
+        return None
+    kind = record.string("type", choices=SHAPES)
+    shape: dict = {"type": kind}
+    if kind in ("sphere", "capsule"):
+        shape["radius"] = record.number("radius", positive=True)
+    if kind == "capsule":
+        shape["length"] = record.number("length", minimum=0.0)
+    if kind == "box":
+        shape["size"] = record.vector("size")
+        if np.any(shape["size"] <= 0):
+            raise record.fail("size", f"must be positive in every direction, got {shape['size'].tolist()}")
+    if kind in ("convex", "points"):
+        key = "vertices" if kind == "convex" else "points"
+        value = record.raw(key)
+        points = checked_array(value, (len(value) if isinstance(value, list) else -1, 3),
+                               lambda problem: record.fail(key, problem))
+        if len(points) == 0 or (kind == "convex" and len(points) < 4):
+            raise record.fail(key, f"needs at least {4 if kind == 'convex' else 1} points")
+        if kind == "convex" and np.linalg.matrix_rank(points - points.mean(axis=0), tol=1e-9) < 3:
+            raise record.fail(key, "must span a volume (the points are flat or on a line)")
+        shape[key] = points
+    record.finish()
+    return shape
+
+
+def probe_points(shape: dict) -> tuple[np.ndarray, np.ndarray]:
+    """(k, 3) points in the user's body frame and (k,) radii."""
+    kind = shape["type"]
+    if kind == "sphere":
+        return np.zeros((1, 3)), np.array([shape["radius"]])
+    if kind == "capsule":
+        half = 0.5 * shape["length"]
+        return np.array([[0.0, 0.0, -half], [0.0, 0.0, half]]), np.full(2, shape["radius"])
+    if kind == "box":
+        half = 0.5 * np.asarray(shape["size"])
+        corners = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float)
+        return corners * half, np.zeros(8)
+    points = np.asarray(shape["vertices"] if kind == "convex" else shape["points"], dtype=float)
+    return points, np.zeros(len(points))
+
+
+def read_obstacle(record, k: int) -> dict:
+    name = record.get("name") if isinstance(record, dict) else None
+    reader = RecordReader(record, f"obstacle '{name}'" if isinstance(name, str) else f"obstacle #{k}")
+    obstacle = {"name": reader.string("name"), "type": reader.string("type", choices=OBSTACLES),
+                "friction": reader.number("friction", 0.5, minimum=0.0),
+                "restitution": reader.number("restitution", 0.0, minimum=0.0)}
+    if obstacle["restitution"] > 1:
+        raise reader.fail("restitution", f"must be between 0 (plastic) and 1 (elastic), got {obstacle['restitution']}")
+    if obstacle["type"] == "plane":
+        obstacle["point"] = reader.vector("point")
+        normal = reader.vector("normal", nonzero=True)
+        obstacle["normal"] = normal / np.linalg.norm(normal)
+    else:
+        value = reader.raw("vertices")
+        vertices = checked_array(value, (len(value) if isinstance(value, list) else -1, 3),
+                                 lambda problem: reader.fail("vertices", problem))
+        value = reader.raw("triangles")
+        triangles = checked_array(value, (len(value) if isinstance(value, list) else -1, 3),
+                                  lambda problem: reader.fail("triangles", problem))
+        if len(triangles) == 0:
+            raise reader.fail("triangles", "must not be empty (the mesh has no faces)")
+        if np.any(triangles != np.round(triangles)) or triangles.min() < 0 or triangles.max() >= len(vertices):
+            raise reader.fail("triangles", f"must be whole vertex indices from 0 to {len(vertices) - 1}")
+        triangles = triangles.astype(int)
+        corners = vertices[triangles]
+        areas = np.linalg.norm(np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0]), axis=1)
+        if np.any(areas < 1e-14):
+            raise reader.fail("triangles", f"has {int(np.sum(areas < 1e-14))} triangles of zero area")
+        obstacle["vertices"], obstacle["triangles"] = vertices, triangles
+    reader.finish()
+    return obstacle
+
+
+def read_surface(reader: RecordReader, where: str) -> tuple[float, float]:
+    friction = reader.number("friction", 0.5, minimum=0.0)
+    restitution = reader.number("restitution", 0.0, minimum=0.0)
+    if restitution > 1:
+        raise ModelError(f"{where}: field 'restitution' must be between 0 (plastic) and 1 (elastic), got {restitution}")
+    return friction, restitution
