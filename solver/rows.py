@@ -113,11 +113,11 @@ class Rows:
 
 
 def contact_jacobian(model, frames: Frames, body_a, body_b, point, directions) -> np.ndarray:
-    """(3m, 6n) rows along (m, 3, 3) directions at (m, 3) points shared by bodies a and b."""
-    m = len(body_a)
+    """(d m, 6n) rows along (m, d, 3) directions at (m, 3) points shared by bodies a and b."""
+    m, d = directions.shape[:2]
     r_a, r_b = point - frames.position[body_a], point - frames.position[body_b]
     jac_a, jac_b = _jacobians(directions, np.zeros_like(directions), r_a, r_b)
-    return _dense(3 * m, len(model.body_names), np.arange(3 * m).reshape(m, 3), body_a, body_b, jac_a, jac_b)
+    return _dense(d * m, len(model.body_names), np.arange(d * m).reshape(m, d), body_a, body_b, jac_a, jac_b)
 
 
 def joint_errors(model, frames: Frames) -> np.ndarray:

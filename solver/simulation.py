@@ -17,6 +17,7 @@ from .model import Model, Settings
 from .rotation import orthonormalize
 from .contact.detection import find_contacts
 from .contact.impulse import TOUCHING, ContactRows, resolve_impacts
+from .contact.lcp import apply_lcp_impulses
 from .rows import Rows, joint_errors
 from .state import State, unwrap
 
@@ -110,7 +111,13 @@ class Simulation:
         if model.contacts.enabled:
             ahead = fly(model, state.frames, state.twist, h).frames
             contacts = find_contacts(model, state.frames, ahead)
-            if len(contacts):
+            if len(contacts) and model.settings.contact_method == "lcp":  # Stewart-Trinkle
+                gap_now = contacts.separation(state.frames)
+                approach = ContactRows(model, rows, contacts, state.frames).rates(state.twist.reshape(-1))[:, 0]
+                impacting = (gap_now > TOUCHING) | np.array([key not in state.touching for key in contacts.key])
+                impacting &= approach < -2.0 * float(np.linalg.norm(model.gravity)) * h
+                apply_lcp_impulses(model, rows, contacts, state.frames, state.twist, h, impacting)
+            elif len(contacts):
                 contact_rows = ContactRows(model, rows, contacts, state.frames)
                 impact = None if shortened else _first_impact(contact_rows, state, h, ahead)
                 if impact is not None:

@@ -26,6 +26,8 @@ class Contacts:
     normal_a: np.ndarray  # (m, 3) unit normal of the plane, in a's principal frame, pointing towards b
     friction: np.ndarray  # (m,) Coulomb coefficient of the pair (geometric mean)
     restitution: np.ndarray  # (m,) of the pair (the larger)
+    segment_a: np.ndarray  # (m, 2, 3) for a curved surface (sphere, capsule of a): its axis in a's frame
+    radius_a: np.ndarray  # (m,) its radius; 0 where the surface is flat
 
     def __len__(self) -> int:
         return len(self.body_b)
@@ -42,8 +44,30 @@ class Contacts:
         return frames.points(self.body_b, self.probe_b) - self.radius[:, None] * normal, normal
 
     def subset(self, keep: np.ndarray) -> "Contacts":
-        return Contacts([self.key[k] for k in np.flatnonzero(keep)], *(getattr(self, f)[keep] for f in (
-            "body_a", "body_b", "probe_b", "radius", "surface_a", "normal_a", "friction", "restitution")))
+        return Contacts([self.key[k] for k in np.flatnonzero(keep)], *(getattr(self, f)[keep] for f in FIELDS))
+
+    def refit(self, now: Frames, ahead: Frames) -> "Contacts":
+        """Stewart-Trinkle §3.6: the tangent planes of curved surfaces as they are at the look-ahead,
+        for another solve; self when every surface is flat."""
+        curved = self.radius_a > 0
+        if not curved.any():
+            return self
+        ends = np.stack([ahead.points(self.body_a[curved], self.segment_a[curved, e]) for e in (0, 1)], axis=1)
+        probe = ahead.points(self.body_b[curved], self.probe_b[curved])
+        nearest = np.array([_closest_on_segment(p[None], e)[0] for p, e in zip(probe, ends)])
+        direction = probe - nearest
+        length = np.linalg.norm(direction, axis=1, keepdims=True)
+        normal = np.where(length > 1e-12, direction / np.maximum(length, 1e-300), ahead.vectors(
+            self.body_a[curved], self.normal_a[curved]))
+        refitted = Contacts(list(self.key), *(getattr(self, f).copy() for f in FIELDS))
+        refitted.normal_a[curved] = now.to_local_vectors(self.body_a[curved], normal)
+        surface = nearest + self.radius_a[curved, None] * normal
+        refitted.surface_a[curved] = ahead.to_local_points(self.body_a[curved], surface)
+        return refitted
+
+
+FIELDS = ("body_a", "body_b", "probe_b", "radius", "surface_a", "normal_a", "friction", "restitution", "segment_a",
+          "radius_a")
 
 
 def find_contacts(model, now: Frames, ahead: Frames) -> Contacts:
@@ -85,7 +109,8 @@ def _against_plane(model, index: int, plane: dict, centre_now, centre_ahead):
     friction, restitution = _pair_surface(model, bodies, plane["friction"], plane["restitution"])
     count = len(probes)
     return ([("plane", index, int(p)) for p in probes], np.zeros(count, dtype=int), bodies, layout.probe_local[probes],
-            layout.probe_radius[probes], np.tile(point, (count, 1)), np.tile(normal, (count, 1)), friction, restitution)
+            layout.probe_radius[probes], np.tile(point, (count, 1)), np.tile(normal, (count, 1)), friction, restitution,
+            np.zeros((count, 2, 3)), np.zeros(count))
 
 
 def _against_mesh(model, index: int, mesh: dict, grid, centre_now, centre_ahead):
@@ -126,7 +151,8 @@ def _against_mesh(model, index: int, mesh: dict, grid, centre_now, centre_ahead)
     bodies_arr, probes_arr = np.array(bodies, dtype=int), np.array(probes_out, dtype=int)
     friction, restitution = _pair_surface(model, bodies_arr, mesh["friction"], mesh["restitution"])
     return (keys, np.zeros(len(keys), dtype=int), bodies_arr, layout.probe_local[probes_arr],
-            layout.probe_radius[probes_arr], np.array(surfaces), np.array(normals), friction, restitution)
+            layout.probe_radius[probes_arr], np.array(surfaces), np.array(normals), friction, restitution,
+            np.zeros((len(keys), 2, 3)), np.zeros(len(keys)))
 
 
 def _against_round_bodies(model, now: Frames, ahead: Frames, centre_now, centre_ahead):
@@ -163,7 +189,8 @@ def _against_round_bodies(model, now: Frames, ahead: Frames, centre_now, centre_
         friction, restitution = _pair_surface(model, bodies_b, layout.body_friction[body_a],
                                               layout.body_restitution[body_a])
         parts.append(([("round", int(body_a), int(p)) for p in probes], bodies_a, bodies_b, layout.probe_local[probes],
-                      layout.probe_radius[probes], surface_local, normal_local, friction, restitution))
+                      layout.probe_radius[probes], surface_local, normal_local, friction, restitution,
+                      np.tile(layout.round_ends[slot], (len(probes), 1, 1)), np.full(len(probes), layout.round_radius[slot])))
     return _stacked(parts) if parts else None
 
 
@@ -211,13 +238,13 @@ def _ratio(top, bottom):
 
 def _stacked(parts: list):
     keys = [key for part in parts for key in part[0]]
-    return (keys, *(np.concatenate([part[i] for part in parts]) for i in range(1, 9)))
+    return (keys, *(np.concatenate([part[i] for part in parts]) for i in range(1, 11)))
 
 
 def _joined(model, parts: list) -> Contacts:
     if not parts:
         empty = np.zeros((0, 3))
         return Contacts([], np.zeros(0, dtype=int), np.zeros(0, dtype=int), empty, np.zeros(0), empty, empty,
-                        np.zeros(0), np.zeros(0))
+                        np.zeros(0), np.zeros(0), np.zeros((0, 2, 3)), np.zeros(0))
     keys, *arrays = _stacked(parts)
     return Contacts(keys, *arrays)

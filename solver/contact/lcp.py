@@ -1,0 +1,93 @@
+"""Stewart and Trinkle's time-stepping LCP (their §3-3.4, multiple contacts (25-29)), as one
+stage of MechBake's step, with the joints kept by the impulse correction alongside.
+
+For m contacts with friction cones of k edges d_j, the step's impulses z = (c_n, beta, lambda) solve
+
+    w_n    = A_nn c_n + A_nb beta + gap(t+h) / h      >= 0  complementary to c_n    >= 0
+    w_beta = A_bn c_n + A_bb beta + E lambda + slip / h >= 0  complementary to beta  >= 0
+    w_lam  = mu c_n - E^T beta                         >= 0  complementary to lambda >= 0
+
+where A = J W is the contact rows' matrix through the joints, gap(t+h) the look-ahead separation and
+slip the look-ahead tangential displacement along each edge: position-based, as theirs is, so no
+contact ends a step interpenetrating. lambda is the sliding speed and E the contacts' edge incidence.
+Curved contacts (spheres, capsules) move their normals within a step; §3.6's fixed-point iteration
+re-fits the normals at the end of the step and solves again until the impulses settle.
+"""
+import numpy as np
+
+from ..frames import Frames
+from ..integrator import fly
+from ..rotation import perpendicular_basis
+from ..rows import contact_jacobian
+from .detection import Contacts
+from .lemke import lemke
+
+FIXED_POINT_ITERATIONS = 8
+RIDGE = 1e-7
+
+
+def apply_lcp_impulses(model, rows, contacts: Contacts, frames: Frames, twist: np.ndarray, h: float,
+                       impacting: np.ndarray) -> np.ndarray:
+    """Solves the step's LCP and applies the impulses to the (n, 6) twist in place; returns z.
+
+    Stewart and Trinkle's impacts are inelastic; for the `impacting` contacts (approaching fast, not
+    touching before) restitution asks instead for a separating normal rate of e times the approach."""
+    start = twist.copy()
+    applied = None
+    current = contacts
+    for _ in range(FIXED_POINT_ITERATIONS):
+        twist[:] = start
+        response, impulses, z = _solve(model, rows, current, frames, twist, h, impacting)
+        twist.reshape(-1)[:] += response @ impulses
+        if applied is not None and np.abs(z - applied).max(initial=0.0) <= 1e-10 * (1.0 + np.abs(z).max(initial=0.0)):
+            break
+        applied = z
+        ahead = fly(model, frames, twist, h).frames
+        refitted = current.refit(frames, ahead)
+        if refitted is current:  # flat contacts: nothing moves, one solve is the answer
+            break
+        current = refitted
+    return applied if applied is not None else np.zeros(0)
+
+
+def _solve(model, rows, contacts: Contacts, frames: Frames, twist: np.ndarray, h: float, impacting: np.ndarray):
+    m, k = len(contacts), model.settings.friction_directions
+    point, normal = contacts.geometry(frames)
+    tangent, binormal = perpendicular_basis(normal)
+    angles = 2 * np.pi * np.arange(k) / k
+    edges = np.cos(angles)[None, :, None] * tangent[:, None] + np.sin(angles)[None, :, None] * binormal[:, None]
+    directions = np.concatenate((normal[:, None], edges), axis=1)  # (m, 1 + k, 3)
+    jacobian = contact_jacobian(model, frames, contacts.body_a, contacts.body_b, point, directions)
+    response, matrix = rows.through_joints_of(model, jacobian)
+    normal_rows = np.arange(m) * (1 + k)
+    edge_rows = (normal_rows[:, None] + 1 + np.arange(k)).ravel()
+    ahead = fly(model, frames, twist, h).frames
+    gap = contacts.separation(ahead)
+    local_a = frames.to_local_points(contacts.body_a, point)
+    local_b = frames.to_local_points(contacts.body_b, point)
+    displacement = ahead.points(contacts.body_b, local_b) - ahead.points(contacts.body_a, local_a)
+    slip = np.einsum("mki,mi->mk", edges, displacement).ravel()
+    incidence = np.kron(np.eye(m), np.ones((k, 1)))  # (m k, m): edge -> its contact
+    size = m + m * k + m
+    lcp = np.zeros((size, size))
+    n_, b_, l_ = slice(0, m), slice(m, m + m * k), slice(m + m * k, size)
+    lcp[n_, n_] = matrix[np.ix_(normal_rows, normal_rows)]
+    lcp[n_, b_] = matrix[np.ix_(normal_rows, edge_rows)]
+    lcp[b_, n_] = matrix[np.ix_(edge_rows, normal_rows)]
+    lcp[b_, b_] = matrix[np.ix_(edge_rows, edge_rows)]
+    # coplanar contacts (a box on its face) make the impulse block singular; a vanishing compliance
+    # removes the degeneracy Lemke's algorithm would otherwise meet as a ray
+    ridge = RIDGE * max(float(np.abs(np.diag(lcp)[: m + m * k]).max()), 1e-300)
+    lcp[np.arange(m + m * k), np.arange(m + m * k)] += ridge
+    lcp[b_, l_] = incidence
+    lcp[l_, n_] = np.diag(contacts.friction)
+    lcp[l_, b_] = -incidence.T
+    approach = (jacobian @ twist.reshape(-1))[normal_rows]
+    bounce = np.where(impacting, (1.0 + contacts.restitution) * approach, np.inf)
+    q = np.concatenate((np.minimum(gap / h, bounce), slip / h, np.zeros(m)))
+    z = lemke(lcp, q)
+    impulses = np.zeros(m * (1 + k))
+    impulses[normal_rows] = z[n_]
+    impulses[edge_rows] = z[b_]
+    return response, impulses, z
+
