@@ -21,6 +21,7 @@ from .contact.lcp import apply_lcp_impulses
 from .rows import Rows, joint_errors
 from .state import State, unwrap
 
+LCP_ROUNDS = 6  # turns of the contact LCP and the joint correction within one step
 MAX_HALVINGS = 16  # the step may shrink to h / 2^16 before the run is declared diverged
 GROW_AFTER = 4  # good sub-steps in a row before a halved step doubles again
 
@@ -76,9 +77,9 @@ class Simulation:
             saved, saved_rows = self.state.copy(), self._rows
             failure = self._try_substep(h)
             if isinstance(failure, float):  # a collision ahead: step exactly to it (Schmitt §11)
-                self.state, self._rows = saved, saved_rows
-                failure = self._try_substep(failure, shortened=True)
-                h = self.state.time - saved.time
+                h = failure
+                self.state, self._rows = saved.copy(), saved_rows
+                failure = self._try_substep(h, shortened=True)
             if failure is None:
                 remaining -= h
                 self._good_in_a_row += 1
@@ -108,6 +109,7 @@ class Simulation:
         stages = rows.solve_stages(model)
         apply_explicit_forces(model, state, rows, 0.5 * h)
         contact_rows = None
+        lcp_contacts = None
         if model.contacts.enabled:
             ahead = fly(model, state.frames, state.twist, h).frames
             contacts = find_contacts(model, state.frames, ahead)
@@ -117,6 +119,7 @@ class Simulation:
                 impacting = (gap_now > TOUCHING) | np.array([key not in state.touching for key in contacts.key])
                 impacting &= approach < -2.0 * float(np.linalg.norm(model.gravity)) * h
                 apply_lcp_impulses(model, rows, contacts, state.frames, state.twist, h, impacting)
+                lcp_contacts = contacts
             elif len(contacts):
                 contact_rows = ContactRows(model, rows, contacts, state.frames)
                 impact = None if shortened else _first_impact(contact_rows, state, h, ahead)
@@ -125,6 +128,15 @@ class Simulation:
         correction = PositionCorrection(model, state, rows, stages, h, self.stats, contact_rows)
         if not correction.run():
             return correction.worst_joint, correction.worst_gap
+        for _ in range(LCP_ROUNDS if lcp_contacts is not None and len(model.joint_names) else 0):
+            # the joints' correction may push a contact back in: the LCP and the joints take turns
+            flight = correction.flight or fly(model, state.frames, state.twist, h)
+            if lcp_contacts.separation(flight.frames).min() >= -0.5 * model.settings.dmax:
+                break
+            apply_lcp_impulses(model, rows, lcp_contacts, state.frames, state.twist, h,
+                               np.zeros(len(lcp_contacts), dtype=bool))
+            if not correction.run():
+                return correction.worst_joint, correction.worst_gap
         flight = correction.flight or fly(model, state.frames, state.twist, h)
         frames, state.twist = flight.land()
         state.frames = frames

@@ -28,29 +28,37 @@ RIDGE = 1e-7
 
 def apply_lcp_impulses(model, rows, contacts: Contacts, frames: Frames, twist: np.ndarray, h: float,
                        impacting: np.ndarray) -> np.ndarray:
-    """Solves the step's LCP and applies the impulses to the (n, 6) twist in place; returns z.
+    """Solves the step's complementarity problem and applies the impulses to the (n, 6) twist in
+    place; returns z.
 
-    Stewart and Trinkle's impacts are inelastic; for the `impacting` contacts (approaching fast, not
-    touching before) restitution asks instead for a separating normal rate of e times the approach."""
+    Gaps and slips at the look-ahead are not linear in the impulses (bodies turn within the step,
+    curved surfaces move their normals), so, as Stewart and Trinkle do for their mildly nonlinear
+    problem, a sequence of LCPs is solved, each linearised at the impulses of the last, with the
+    tangent planes of curved surfaces re-fitted at the look-ahead (§3.6), until the gaps hold to
+    Dmax and the impulses settle. Stewart and Trinkle's impacts are inelastic; for the `impacting`
+    contacts restitution asks instead for a separating normal rate of e times the approach."""
     start = twist.copy()
-    applied = None
+    previous = None
     current = contacts
     for _ in range(FIXED_POINT_ITERATIONS):
+        now = twist.copy()
         twist[:] = start
-        response, impulses, z = _solve(model, rows, current, frames, twist, h, impacting)
+        response, impulses, z = _solve(model, rows, current, frames, start, now, h, impacting)
         twist.reshape(-1)[:] += response @ impulses
-        if applied is not None and np.abs(z - applied).max(initial=0.0) <= 1e-10 * (1.0 + np.abs(z).max(initial=0.0)):
-            break
-        applied = z
         ahead = fly(model, frames, twist, h).frames
-        refitted = current.refit(frames, ahead)
-        if refitted is current:  # flat contacts: nothing moves, one solve is the answer
-            break
-        current = refitted
-    return applied if applied is not None else np.zeros(0)
+        settled = previous is not None and np.abs(z - previous).max(initial=0.0) <= 1e-9 * (
+            1.0 + np.abs(z).max(initial=0.0))
+        if settled or (current.separation(ahead).min(initial=0.0) >= -0.5 * model.settings.dmax
+                       and current.refit(frames, ahead) is current):
+            return z
+        previous = z
+        current = current.refit(frames, ahead)
+    return previous if previous is not None else np.zeros(0)
 
 
-def _solve(model, rows, contacts: Contacts, frames: Frames, twist: np.ndarray, h: float, impacting: np.ndarray):
+def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, now: np.ndarray, h: float,
+           impacting: np.ndarray):
+    """The LCP linearised at the twist `now` (impulses applied so far), for impulses from `start`."""
     m, k = len(contacts), model.settings.friction_directions
     point, normal = contacts.geometry(frames)
     tangent, binormal = perpendicular_basis(normal)
@@ -61,7 +69,7 @@ def _solve(model, rows, contacts: Contacts, frames: Frames, twist: np.ndarray, h
     response, matrix = rows.through_joints_of(model, jacobian)
     normal_rows = np.arange(m) * (1 + k)
     edge_rows = (normal_rows[:, None] + 1 + np.arange(k)).ravel()
-    ahead = fly(model, frames, twist, h).frames
+    ahead = fly(model, frames, now, h).frames
     gap = contacts.separation(ahead)
     local_a = frames.to_local_points(contacts.body_a, point)
     local_b = frames.to_local_points(contacts.body_b, point)
@@ -82,9 +90,11 @@ def _solve(model, rows, contacts: Contacts, frames: Frames, twist: np.ndarray, h
     lcp[b_, l_] = incidence
     lcp[l_, n_] = np.diag(contacts.friction)
     lcp[l_, b_] = -incidence.T
-    approach = (jacobian @ twist.reshape(-1))[normal_rows]
+    rate_start, rate_now = jacobian @ start.reshape(-1), jacobian @ now.reshape(-1)
+    moved = rate_now - rate_start  # what the impulses of the last linearisation did to every row's rate
+    approach = rate_start[normal_rows]
     bounce = np.where(impacting, (1.0 + contacts.restitution) * approach, np.inf)
-    q = np.concatenate((np.minimum(gap / h, bounce), slip / h, np.zeros(m)))
+    q = np.concatenate((np.minimum(gap / h - moved[normal_rows], bounce), slip / h - moved[edge_rows], np.zeros(m)))
     z = lemke(lcp, q)
     impulses = np.zeros(m * (1 + k))
     impulses[normal_rows] = z[n_]

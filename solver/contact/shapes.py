@@ -32,10 +32,10 @@ def read_shape(reader: RecordReader) -> dict | None:
     if kind in ("convex", "points"):
         key = "vertices" if kind == "convex" else "points"
         value = record.raw(key)
-        points = checked_array(value, (len(value) if isinstance(value, list) else -1, 3),
-                               lambda problem: record.fail(key, problem))
-        if len(points) == 0 or (kind == "convex" and len(points) < 4):
-            raise record.fail(key, f"needs at least {4 if kind == 'convex' else 1} points")
+        needed = 4 if kind == "convex" else 1
+        if not isinstance(value, list) or len(value) < needed:
+            raise record.fail(key, f"needs a list of at least {needed} points, got {value!r}")
+        points = checked_array(value, (len(value), 3), lambda problem: record.fail(key, problem))
         if kind == "convex" and np.linalg.matrix_rank(points - points.mean(axis=0), tol=1e-9) < 3:
             raise record.fail(key, "must span a volume (the points are flat or on a line)")
         shape[key] = points
@@ -76,10 +76,9 @@ def read_obstacle(record, k: int) -> dict:
         vertices = checked_array(value, (len(value) if isinstance(value, list) else -1, 3),
                                  lambda problem: reader.fail("vertices", problem))
         value = reader.raw("triangles")
-        triangles = checked_array(value, (len(value) if isinstance(value, list) else -1, 3),
-                                  lambda problem: reader.fail("triangles", problem))
-        if len(triangles) == 0:
+        if not isinstance(value, list) or not value:
             raise reader.fail("triangles", "must not be empty (the mesh has no faces)")
+        triangles = checked_array(value, (len(value), 3), lambda problem: reader.fail("triangles", problem))
         if np.any(triangles != np.round(triangles)) or triangles.min() < 0 or triangles.max() >= len(vertices):
             raise reader.fail("triangles", f"must be whole vertex indices from 0 to {len(vertices) - 1}")
         triangles = triangles.astype(int)

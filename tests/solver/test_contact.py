@@ -1,0 +1,197 @@
+"""Contact and Coulomb friction against obstacles and between bodies, by both methods."""
+import math
+
+import numpy as np
+import pytest
+
+from mechbake.solver import Model, ModelError, Simulation
+from scenes import rod, scene
+
+METHODS = ["impulse", "lcp"]
+G = 9.81
+
+
+def box_body(name="box", position=(0, 0, 0.1), orientation=(1, 0, 0, 0), size=0.2, mass=1.0, friction=0.5, **extra):
+    return {"name": name, "mass": mass, "inertia": [mass * size * size / 6] * 3, "position": list(position),
+            "orientation": list(orientation), "shape": {"type": "box", "size": [size] * 3}, "friction": friction,
+            **extra}
+
+
+def floor(normal=(0, 0, 1), friction=0.5, **extra):
+    return {"name": "floor", "type": "plane", "point": [0, 0, 0], "normal": list(normal), "friction": friction, **extra}
+
+
+def simulate(bodies, obstacles, method, joints=(), h=0.01, **settings):
+    data = scene(bodies, list(joints), h=h, contact_method=method, **settings)
+    data["obstacles"] = obstacles
+    return Simulation(Model.from_dict(data))
+
+
+def lowest_gap(sim, obstacles_normal=(0, 0, 1)) -> float:
+    """Smallest separation of any contact probe from the plane through the origin."""
+    from mechbake.solver.contact.detection import find_contacts
+
+    contacts = find_contacts(sim.model, sim.state.frames, sim.state.frames)
+    return float(contacts.separation(sim.state.frames).min(initial=np.inf))
+
+
+@pytest.mark.parametrize("method, tolerance", [("impulse", 1e-9), ("lcp", 0.03)])
+@pytest.mark.parametrize("restitution", [0.0, 0.5, 0.9])
+def test_ball_bounces_with_its_restitution(method, tolerance, restitution):
+    ball = {"name": "ball", "mass": 1.0, "inertia": [0.004] * 3, "position": [0, 0, 1.1],
+            "shape": {"type": "sphere", "radius": 0.1}, "restitution": restitution}
+    sim = simulate([ball], [floor()], method)
+    impact_time, impact_speed = math.sqrt(2.0 / G), math.sqrt(2 * G * 1.0)
+    worst, rising = 0.0, None
+    for _ in range(60):
+        sim.step()
+        worst = min(worst, sim.position("ball")[2] - 0.1)
+        if rising is None and sim.time > impact_time:  # the first step after the bounce
+            rising = sim.velocity("ball")[2] + G * (sim.time - impact_time)  # the speed it left the floor with
+    assert worst >= -1e-6
+    if restitution == 0:
+        assert abs(sim.velocity("ball")[2]) < 1e-9 and abs(sim.position("ball")[2] - 0.1) < 1e-6
+    else:
+        assert rising == pytest.approx(restitution * impact_speed, abs=tolerance * impact_speed)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("degrees", [15.0, 25.0, 35.0, 45.0])
+def test_block_on_an_incline_sticks_or_slides_by_coulomb(method, degrees):
+    slope = math.radians(degrees)
+    normal = [-math.sin(slope), 0, math.cos(slope)]
+    downhill = np.array([-math.cos(slope), 0, -math.sin(slope)])
+    turn = [math.cos(-slope / 2), 0, math.sin(-slope / 2), 0]
+    sim = simulate([box_body(position=0.1 * np.array(normal), orientation=turn)], [floor(normal)], method)
+    start = sim.position("box")
+    sim.run(1.0)
+    travelled = float((sim.position("box") - start) @ downhill)
+    acceleration = G * (math.sin(slope) - 0.5 * math.cos(slope))
+    if acceleration <= 0:
+        assert abs(travelled) < 1e-7  # below atan(mu): it stays
+    else:
+        assert travelled == pytest.approx(0.5 * acceleration * sim.time**2, rel=1e-6)
+    assert abs(float((sim.position("box") - start) @ normal)) < 1e-6  # and it does not sink
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_resting_box_is_still(method):
+    sim = simulate([box_body()], [floor()], method)
+    sim.run(0.5)
+    before = sim.position("box")
+    sim.run(1.5)
+    assert np.abs(sim.position("box") - before).max() < 1e-8
+    assert np.abs(sim.velocity("box")).max() < 1e-6 and np.abs(sim.angular_velocity("box")).max() < 1e-5
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_tumbling_box_never_sinks_below_dmax(method):
+    turn = [math.cos(0.4), math.sin(0.4) * 0.6, math.sin(0.4) * 0.8, 0]
+    body = box_body(position=(0, 0, 0.6), orientation=turn, angular_velocity=[2.0, -1.0, 0.5], velocity=[0.5, 0, 0])
+    sim = simulate([body], [floor()], method, dmax=1e-7)
+    worst = 0.0
+    for _ in range(150):
+        sim.step()
+        worst = min(worst, lowest_gap(sim))
+    assert worst >= -1e-7
+    assert np.linalg.norm(sim.velocity("box")) < 1e-3  # it came to rest
+
+
+def terrain(size=8, step=0.25, seed=4):
+    rng = np.random.default_rng(seed)
+    xs = np.arange(size + 1) * step - size * step / 2
+    heights = 0.05 * rng.standard_normal((size + 1, size + 1))
+    vertices = [[x, y, heights[i, j]] for i, x in enumerate(xs) for j, y in enumerate(xs)]
+    triangles = []
+    for i in range(size):
+        for j in range(size):
+            a, b, c, d = i * (size + 1) + j, (i + 1) * (size + 1) + j, (i + 1) * (size + 1) + j + 1, i * (size + 1) + j + 1
+            triangles += [[a, b, c], [a, c, d]]
+    return {"name": "terrain", "type": "mesh", "vertices": vertices, "triangles": triangles, "friction": 0.8}
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_box_settles_on_a_terrain_without_jitter_or_penetration(method):
+    sim = simulate([box_body(position=(0.1, -0.05, 0.5), orientation=(0.95, 0.1, 0.2, 0.2), friction=0.8)],
+                   [terrain()], method, dmax=1e-7)
+    worst = 0.0
+    for _ in range(200):
+        sim.step()
+        worst = min(worst, lowest_gap(sim))
+    settled = sim.position("box")
+    sim.run(0.5)
+    assert worst >= -1e-7
+    assert np.abs(sim.position("box") - settled).max() < 1e-7  # still: no creep, no jitter
+    assert sim.position("box")[2] > 0.0
+
+
+def test_elastic_head_on_collision_swaps_velocities():
+    balls = [{"name": name, "mass": 1.0, "inertia": [0.004] * 3, "position": [x, 0, 0], "velocity": [v, 0, 0],
+              "shape": {"type": "sphere", "radius": 0.1}, "restitution": 1.0, "friction": 0.0}
+             for name, x, v in (("left", -0.5, 1.0), ("right", 0.5, 0.0))]
+    sim = simulate(balls, [], "impulse", gravity=None) if False else Simulation(Model.from_dict(
+        {**scene(balls, [], gravity=(0, 0, 0), h=0.01), "obstacles": []}))
+    sim.run(1.5)
+    assert sim.velocity("left") == pytest.approx([0, 0, 0], abs=1e-9)
+    assert sim.velocity("right") == pytest.approx([1, 0, 0], abs=1e-9)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_jointed_arm_falls_onto_the_floor_and_keeps_its_joint(method):
+    arm = rod("arm", [0, 0, 0.5], [1, 0, 0.5], radius=0.03)
+    arm["shape"] = {"type": "capsule", "radius": 0.03, "length": 1.0}
+    arm["orientation"] = [math.cos(math.pi / 4), 0, math.sin(math.pi / 4), 0]  # the capsule's z along the rod
+    arm["inertia"] = [1.0 / 12, 1.0 / 12, 0.5 * 0.03**2]
+    joint = {"name": "hip", "type": "hinge", "body_a": "world", "body_b": "arm", "anchor": [0, 0, 0.5], "axis": [0, 1, 0]}
+    sim = simulate([arm], [floor()], method, joints=[joint], h=0.005, dmax=1e-8)
+    worst_gap, worst_joint = 0.0, 0.0
+    for _ in range(300):
+        sim.step()
+        worst_gap = min(worst_gap, lowest_gap(sim))
+        worst_joint = max(worst_joint, sim.max_joint_error())
+    assert worst_gap >= -1e-8 and worst_joint < 1e-8
+    assert sim.joint_position("hip") == pytest.approx(math.asin(0.47), abs=1e-4)  # resting on its tip
+
+
+BAD = [
+    ({"shape": {"type": "cone"}}, "body 'box', shape: field 'type' must be one of"),
+    ({"shape": {"type": "sphere", "radius": 0}}, "field 'radius' must be positive"),
+    ({"shape": {"type": "box", "size": [1, 0, 1]}}, "field 'size' must be positive in every direction"),
+    ({"shape": {"type": "convex", "vertices": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]]}}, "must span a volume"),
+    ({"shape": {"type": "convex", "vertices": [[0, 0, float("nan")]] * 4}}, "field 'vertices' must be finite"),
+    ({"shape": {"type": "points", "points": []}}, "field 'points' needs a list of at least 1 points"),
+    ({"restitution": 1.5}, "field 'restitution' must be between 0 (plastic) and 1 (elastic)"),
+    ({"friction": -1}, "field 'friction' must be at least 0"),
+]
+
+
+@pytest.mark.parametrize("extra, message", BAD, ids=[m[:30] for _, m in BAD])
+def test_bad_shapes_name_the_body(extra, message):
+    with pytest.raises(ModelError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        Model.from_dict({**scene([box_body(**extra)], []), "obstacles": [floor()]})
+
+
+BAD_OBSTACLES = [
+    ({"type": "plane", "normal": [0, 0, 0]}, "obstacle 'floor': field 'normal' must not be zero"),
+    ({"type": "mesh", "vertices": [[0, 0, 0]], "triangles": []}, "obstacle 'floor': field 'triangles' must not be empty"),
+    ({"type": "mesh", "vertices": [[0, 0, 0], [1, 0, 0], [0, 1, 0]], "triangles": [[0, 1, 5]]}, "whole vertex indices"),
+    ({"type": "mesh", "vertices": [[0, 0, 0], [1, 0, 0], [2, 0, 0]], "triangles": [[0, 1, 2]]}, "triangles of zero area"),
+    ({"type": "mesh", "vertices": [[0, 0, float("inf")], [1, 0, 0], [0, 1, 0]], "triangles": [[0, 1, 2]]},
+     "field 'vertices' must be finite"),
+    ({"type": "wall"}, "obstacle 'floor': field 'type' must be one of"),
+]
+
+
+@pytest.mark.parametrize("fields, message", BAD_OBSTACLES, ids=[m[:30] for _, m in BAD_OBSTACLES])
+def test_bad_obstacles_are_named(fields, message):
+    obstacle = {"name": "floor", "point": [0, 0, 0], "normal": [0, 0, 1], **fields}
+    if fields["type"] != "plane":
+        obstacle.pop("point")
+        obstacle.pop("normal")
+    with pytest.raises(ModelError, match=message):
+        Model.from_dict({**scene([box_body()], []), "obstacles": [obstacle]})
+
+
+def test_contact_settings_are_checked():
+    with pytest.raises(ModelError, match="settings: field 'contact_method' must be one of impulse, lcp"):
+        Model.from_dict({**scene([box_body()], [], contact_method="penalty"), "obstacles": [floor()]})
