@@ -83,8 +83,9 @@ def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, n
     lcp[n_, b_] = matrix[np.ix_(normal_rows, edge_rows)]
     lcp[b_, n_] = matrix[np.ix_(edge_rows, normal_rows)]
     lcp[b_, b_] = matrix[np.ix_(edge_rows, edge_rows)]
-    # coplanar contacts (a box on its face) make the impulse block singular; a vanishing compliance
-    # removes the degeneracy Lemke's algorithm would otherwise meet as a ray
+    # coplanar contacts (a box on its face) and opposite cone edges make the impulse block singular;
+    # a vanishing compliance removes the degeneracy Lemke's algorithm would otherwise meet as a ray
+    # (a resting body then creeps by about 1e-7 m a second)
     ridge = RIDGE * max(float(np.abs(np.diag(lcp)[: m + m * k]).max()), 1e-300)
     lcp[np.arange(m + m * k), np.arange(m + m * k)] += ridge
     lcp[b_, l_] = incidence

@@ -26,8 +26,8 @@ def lemke(M: np.ndarray, q: np.ndarray, max_pivots: int | None = None) -> np.nda
     n = len(q)
     if n == 0 or np.all(q >= 0):
         return np.zeros(n)
-    coverings = (np.ones(n), np.maximum(-q, 0.0) + 1e-3 * max(1.0, float(np.abs(q).max())),
-                 1.0 + np.random.default_rng(n).random(n))
+    coverings = [np.ones(n), np.maximum(-q, 0.0) + 1e-3 * max(1.0, float(np.abs(q).max()))]
+    coverings += [1.0 + np.random.default_rng(seed).random(n) for seed in range(4)]  # fixed: runs repeat
     failure = LemkeFailure("no covering vector tried")
     for tolerance in PIVOT_TOLERANCES:
         for covering in coverings:
