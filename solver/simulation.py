@@ -18,6 +18,7 @@ from .rotation import orthonormalize
 from .contact.detection import find_contacts
 from .contact.impulse import TOUCHING, ContactRows, resolve_impacts
 from .contact.lcp import apply_lcp_impulses
+from .contact.lemke import LemkeFailure
 from .rows import Rows, joint_errors
 from .state import State, unwrap
 
@@ -34,7 +35,7 @@ class Simulation:
         self.h = model.settings.h
         self.state = State.initial(model)
         self.stats = {"steps": 0, "substeps": 0, "corrections": 0, "solves": 0, "velocity_solves": 0,
-                      "halvings": 0}
+                      "halvings": 0, "lcp_fallbacks": 0}
         self._substep = self.h
         self._good_in_a_row = 0
         self._rows: Rows | None = None
@@ -114,12 +115,9 @@ class Simulation:
             ahead = fly(model, state.frames, state.twist, h).frames
             contacts = find_contacts(model, state.frames, ahead)
             if len(contacts) and model.settings.contact_method == "lcp":  # Stewart-Trinkle
-                gap_now = contacts.separation(state.frames)
-                approach = ContactRows(model, rows, contacts, state.frames).rates(state.twist.reshape(-1))[:, 0]
-                impacting = (gap_now > TOUCHING) | np.array([key not in state.touching for key in contacts.key])
-                impacting &= approach < -2.0 * float(np.linalg.norm(model.gravity)) * h
-                apply_lcp_impulses(model, rows, contacts, state.frames, state.twist, h, impacting)
-                lcp_contacts = contacts
+                lcp_contacts = self._lcp_stage(contacts, h)
+                if lcp_contacts is None:  # Lemke ended on a ray: this step's contacts go the impulse way
+                    contact_rows = ContactRows(model, rows, contacts, state.frames)
             elif len(contacts):
                 contact_rows = ContactRows(model, rows, contacts, state.frames)
                 impact = None if shortened else _first_impact(contact_rows, state, h, ahead)
@@ -186,6 +184,23 @@ class Simulation:
         self.state = State(fine.time, Frames(blend(coarse.frames.position, fine.frames.position), rotation),
                            blend(coarse.twist, fine.twist), blend(coarse.axis_coordinate, fine.axis_coordinate))
         self._rows = None
+
+    def _lcp_stage(self, contacts, h: float):
+        """Stewart and Trinkle's LCP for this step's contacts; None (and the state untouched) when
+        Lemke's algorithm ends on a ray for every covering vector it tries."""
+        model, state, rows = self.model, self.state, self._rows
+        gap_now = contacts.separation(state.frames)
+        approach = ContactRows(model, rows, contacts, state.frames).rates(state.twist.reshape(-1))[:, 0]
+        impacting = (gap_now > TOUCHING) | np.array([key not in state.touching for key in contacts.key])
+        impacting &= approach < -2.0 * float(np.linalg.norm(model.gravity)) * h
+        before = state.twist.copy()
+        try:
+            apply_lcp_impulses(model, rows, contacts, state.frames, state.twist, h, impacting)
+        except LemkeFailure:
+            state.twist[:] = before
+            self.stats["lcp_fallbacks"] += 1
+            return None
+        return contacts
 
     # --- queries ---------------------------------------------------------------------------
 

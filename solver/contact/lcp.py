@@ -94,7 +94,9 @@ def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, n
     rate_start, rate_now = jacobian @ start.reshape(-1), jacobian @ now.reshape(-1)
     moved = rate_now - rate_start  # what the impulses of the last linearisation did to every row's rate
     approach = rate_start[normal_rows]
-    bounce = np.where(impacting, (1.0 + contacts.restitution) * approach, np.inf)
+    # restitution only for pairs that close within this step and are not plastic
+    bouncing = impacting & (contacts.restitution > 0) & (gap < 0)
+    bounce = np.where(bouncing, (1.0 + contacts.restitution) * approach, np.inf)
     q = np.concatenate((np.minimum(gap / h - moved[normal_rows], bounce), slip / h - moved[edge_rows], np.zeros(m)))
     z = lemke(lcp, q)
     impulses = np.zeros(m * (1 + k))
