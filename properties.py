@@ -13,10 +13,14 @@ JOINT_TYPES = [("NONE", "None", "Not a joint"),
                ("FIXED", "Fixed", "The two bodies move as one"),
                ("DISTANCE", "Distance", "This empty and the target keep their distance (a massless rod)"),
                ("SPRING", "Spring", "A spring-damper between this empty and the target")]
-SHAPES = [("CONVEX_HULL", "Convex Hull", "The convex hull of the mesh"),
-          ("MESH", "Mesh", "The triangles of the mesh (fixed obstacles)"),
-          ("BOX", "Box", "The bounding box"), ("SPHERE", "Sphere", "The bounding sphere"),
-          ("CAPSULE", "Capsule", "A capsule along the local Z axis")]
+SHAPES = [("CONVEX_HULL", "Convex Hull", "The corners of the mesh's convex hull touch the floor and obstacles"),
+          ("MESH", "Mesh", "Fixed bodies: the mesh's triangles are the obstacle (moving bodies use its hull)"),
+          ("BOX", "Box", "The bounding box, in the object's axes"),
+          ("SPHERE", "Sphere", "The sphere about the centre of mass that holds the mesh"),
+          ("CAPSULE", "Capsule", "A capsule along the object's local Z axis that holds the mesh"),
+          ("NONE", "None", "No collisions for this body")]
+CONTACT_METHODS = [("IMPULSE", "Impulse", "Contact pairs in the joint correction, impacts by Poisson's law (Schmitt §11)"),
+                   ("LCP", "LCP", "Time-stepping LCP with a polyhedral friction cone (Stewart and Trinkle)")]
 SPRING_METHODS = [("IMPULSE", "Impulse", "Explicit centred impulse (Schmitt): exact, stable below k = 4 m / h^2"),
                   ("SOFT", "Soft", "Soft constraint (Strashnov): stable at any stiffness, slightly damped")]
 MOTOR_MODES = [("NONE", "None", "No motor"), ("POSITION", "Position", "Servo to a target angle or position"),
@@ -81,6 +85,7 @@ class MECHBAKE_PG_scene(bpy.types.PropertyGroup):
     taylor_order: IntProperty(name="Taylor Order", description="Order of the rotation series", default=3, min=1,
                               max=12)
     velocity_correction: BoolProperty(name="Velocity Correction", default=True)
+    contact_method: EnumProperty(name="Contacts", items=CONTACT_METHODS, default="IMPULSE")
     max_corrections: IntProperty(name="Max Corrections", description="Correction sweeps per step before halving",
                                  default=200, min=1)
     active_item: IntProperty(name="Active Item", default=0, options={"HIDDEN"})

@@ -78,16 +78,18 @@ def read_scene(scene, depsgraph, frame_start=None, frame_end=None) -> SceneModel
     if not any(not b.get("fixed", False) for b in bodies) and not reading.problems:
         reading.problems.append("the scene has no Dynamic body: tag at least one mesh as Dynamic")
     joints = [j for j in (_read_joint(reading, obj) for obj in joint_objects) if j is not None]
+    obstacles = [o for o in (_read_obstacle(reading, obj) for obj in body_objects if obj.type == "MESH"
+                             and obj.mechbake.role == "FIXED" and obj.mechbake.collision_shape != "NONE") if o]
     if reading.problems:
         raise ModelError("\n".join(reading.problems))
     settings = scene.mechbake
     gravity = list(scene.gravity) if scene.use_gravity else [0.0, 0.0, 0.0]
     mechanism = {
-        "format": "mechbake/1", "gravity": gravity, "bodies": bodies, "joints": joints,
+        "format": "mechbake/1", "gravity": gravity, "bodies": bodies, "joints": joints, "obstacles": obstacles,
         "settings": {"h": 1.0 / (fps * settings.substeps), "dmax": settings.dmax, "vmax": settings.vmax,
                      "solver": SOLVER_NAMES[settings.solver], "taylor_order": settings.taylor_order,
                      "velocity_correction": settings.velocity_correction,
-                     "max_corrections": settings.max_corrections},
+                     "max_corrections": settings.max_corrections, "contact_method": settings.contact_method.lower()},
     }
     return SceneModel(mechanism, Model.from_dict(mechanism), bindings, frame_start, frame_end, fps, settings.substeps)
 
@@ -112,10 +114,14 @@ def _read_body(reading: _Reading, obj):
     rotation = _world_rotation(obj)
     origin = np.array(obj.matrix_world.translation)
     quaternion = list(obj.matrix_world.to_quaternion())
+    surface = {"friction": settings.friction, "restitution": settings.restitution}
     if settings.role == "FIXED":
-        return {"name": obj.name, "mass": 1.0, "position": origin.tolist(), "orientation": quaternion, "fixed": True}, None
+        return {"name": obj.name, "mass": 1.0, "position": origin.tolist(), "orientation": quaternion, "fixed": True,
+                **surface}, None
     try:
         vertices, triangles = _world_triangles(obj, reading.depsgraph)
+        if not np.isfinite(vertices).all():
+            raise ModelError(f"object '{obj.name}': the mesh has vertices that are not finite")
         mass = settings.mass if settings.mass > 0 else None
         if mass is None and settings.density <= 0:
             raise ModelError(f"object '{obj.name}': needs a positive mass or density")
@@ -125,8 +131,60 @@ def _read_body(reading: _Reading, obj):
         return None
     inertia_body = rotation.T @ props.inertia @ rotation  # the body frame turns with the object
     body = {"name": obj.name, "mass": props.mass, "inertia": inertia_body.tolist(), "position": props.centre.tolist(),
-            "orientation": quaternion}
+            "orientation": quaternion, **surface}
+    if settings.collision_shape != "NONE":
+        shape = _shape(reading, obj, (vertices - props.centre) @ rotation, triangles)
+        if shape is None:
+            return None
+        body["shape"] = shape
     return body, BodyBinding(obj.name, rotation.T @ (origin - props.centre))
+
+
+def _shape(reading: _Reading, obj, points: np.ndarray, triangles: np.ndarray):
+    """The body's collision shape from its mesh, in the body frame about the centre of mass."""
+    kind = obj.mechbake.collision_shape
+    low, high = points.min(axis=0), points.max(axis=0)
+    extent = high - low
+    if kind == "SPHERE":
+        return {"type": "sphere", "radius": float(np.linalg.norm(points, axis=1).max())}
+    if kind == "CAPSULE":
+        radius = float(np.linalg.norm(points[:, :2], axis=1).max())
+        return {"type": "capsule", "radius": radius, "length": float(max(extent[2] - 2 * radius, 0.0))}
+    if kind == "BOX":
+        if np.any(extent < 1e-9):
+            reading.problems.append(f"object '{obj.name}': its bounding box is flat, so a Box shape has no size")
+            return None
+        corners = np.array([[x, y, z] for x in (low[0], high[0]) for y in (low[1], high[1]) for z in (low[2], high[2])])
+        return {"type": "points", "points": corners.tolist()}  # the box need not be centred on the centre of mass
+    return {"type": "points", "points": _hull_corners(points).tolist()}
+
+
+def _hull_corners(points: np.ndarray) -> np.ndarray:
+    """The vertices of the points' convex hull (bmesh computes the hull)."""
+    import bmesh
+
+    hull = bmesh.new()
+    try:
+        for point in points:
+            hull.verts.new(point)
+        result = bmesh.ops.convex_hull(hull, input=hull.verts)
+        corners = np.array([v.co for v in result["geom"] if isinstance(v, bmesh.types.BMVert)])
+    finally:
+        hull.free()
+    return corners if len(corners) >= 4 else points
+
+
+def _read_obstacle(reading: _Reading, obj):
+    """A Fixed mesh's evaluated triangles, in the world: an obstacle for the contacts."""
+    vertices, triangles = _world_triangles(obj, reading.depsgraph)
+    if len(triangles) == 0:
+        reading.problems.append(f"object '{obj.name}': a Fixed body with collisions needs faces (the mesh has none)")
+        return None
+    corners = vertices[triangles]
+    areas = np.linalg.norm(np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0]), axis=1)
+    keep = areas > 1e-14  # degenerate triangles of a modelled mesh carry no surface: leave them out
+    return {"name": obj.name, "type": "mesh", "vertices": vertices.tolist(), "triangles": triangles[keep].tolist(),
+            "friction": obj.mechbake.friction, "restitution": obj.mechbake.restitution}
 
 
 def _world_triangles(obj, depsgraph) -> tuple[np.ndarray, np.ndarray]:

@@ -82,6 +82,7 @@ def find_contacts(model, now: Frames, ahead: Frames) -> Contacts:
         for index, (mesh, grid) in enumerate(layout.meshes):
             parts.append(_against_mesh(model, index, mesh, grid, centre_now, centre_ahead))
         parts.append(_against_round_bodies(model, now, ahead, centre_now, centre_ahead))
+        parts.append(_against_boxes(model, now, ahead, centre_now, centre_ahead))
     return _joined(model, [p for p in parts if p is not None])
 
 
@@ -195,8 +196,58 @@ def _against_round_bodies(model, now: Frames, ahead: Frames, centre_now, centre_
 
 
 def _may_touch(model, body_a: int, body_b: int) -> bool:
-    return any(pair_a == body_a and pair_b == body_b or pair_a == body_b and pair_b == body_a
-               for pair_a, pair_b in model.contacts.touching_pairs)
+    return (int(body_a), int(body_b)) in model.contacts.touching_pairs
+
+
+def _against_boxes(model, now: Frames, ahead: Frames, centre_now, centre_ahead):
+    """Probes of every other body against the faces of box bodies: the box's nearest face plane (or,
+    outside an edge or corner, the plane facing the probe)."""
+    layout = model.contacts
+    parts = []
+    for slot, body_a in enumerate(layout.box_body):
+        others = np.flatnonzero(layout.probe_body != body_a)
+        others = others[[_may_touch(model, body_a, layout.probe_body[p]) for p in others]]
+        if not len(others):
+            continue
+        axes, half, centre = layout.box_axes[slot], layout.box_half[slot], layout.box_centre[slot]
+        local_now = (now.to_local_points(np.full(len(others), body_a), centre_now[others]) - centre) @ axes.T
+        local_ahead = (ahead.to_local_points(np.full(len(others), body_a), centre_ahead[others]) - centre) @ axes.T
+        radius = layout.probe_radius[others]
+        surface_now, normal_now, gap_now = _box_plane(local_now, half, radius)
+        _, _, gap_ahead = _box_plane(local_ahead, half, radius)
+        near = np.minimum(gap_now, gap_ahead) < MARGIN
+        if not near.any():
+            continue
+        probes = others[near]
+        surface_local = surface_now[near] @ axes + centre  # back to the principal frame of a
+        normal_local = normal_now[near] @ axes
+        bodies_b = layout.probe_body[probes]
+        friction, restitution = _pair_surface(model, bodies_b, layout.body_friction[body_a],
+                                              layout.body_restitution[body_a])
+        count = len(probes)
+        parts.append(([("box", int(body_a), int(p)) for p in probes], np.full(count, body_a), bodies_b,
+                      layout.probe_local[probes], layout.probe_radius[probes], surface_local, normal_local, friction,
+                      restitution, np.zeros((count, 2, 3)), np.zeros(count)))
+    return _stacked(parts) if parts else None
+
+
+def _box_plane(points: np.ndarray, half: np.ndarray, radius: np.ndarray):
+    """For points in a box's frame: the tangent plane each meets (a point on it, its outward normal)
+    and the signed gap to a sphere of `radius` about the point."""
+    clamped = np.clip(points, -half, half)
+    offset = points - clamped
+    distance = np.linalg.norm(offset, axis=1)
+    outside = distance > 1e-12
+    # inside: the face of least depth
+    depth = half - np.abs(points)
+    face = np.argmin(depth, axis=1)
+    inside_normal = np.zeros_like(points)
+    inside_normal[np.arange(len(points)), face] = np.sign(points[np.arange(len(points)), face]) + (
+        points[np.arange(len(points)), face] == 0)
+    normal = np.where(outside[:, None], offset / np.maximum(distance, 1e-300)[:, None], inside_normal)
+    surface = np.where(outside[:, None], clamped, points + normal * depth[np.arange(len(points)), face][:, None])
+    gap = np.where(outside, distance, -depth[np.arange(len(points)), face]) - radius
+    return surface, normal, gap
 
 
 def _closest_on_segment(points: np.ndarray, ends: np.ndarray) -> np.ndarray:

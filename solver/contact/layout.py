@@ -15,6 +15,7 @@ class ContactLayout:
         self.body_restitution = np.array([0.0] + [b["restitution"] for b in bodies])  # (n,)
         probe_body, probe_local, probe_radius = [], [], []
         round_body, round_ends, round_radius = [], [], []
+        box_body, box_centre, box_half, box_axes = [], [], [], []
         for i, body in enumerate(bodies, start=1):
             if "shape" not in body:
                 continue
@@ -24,6 +25,11 @@ class ContactLayout:
             probe_body += [i] * len(points)
             probe_local += list(local)
             probe_radius += list(radii)
+            if body["shape"]["type"] == "box":  # a box is also a surface other bodies' probes meet
+                box_body.append(i)
+                box_centre.append(np.asarray(body["shape"]["centre"]) @ model.body_principal_axes[i])
+                box_half.append(0.5 * np.asarray(body["shape"]["size"]))
+                box_axes.append(model.body_principal_axes[i].T)  # the box's axes in the principal frame (rows)
             if body["shape"]["type"] in ("sphere", "capsule"):
                 round_body.append(i)
                 round_ends.append(local if len(local) == 2 else np.vstack((local, local)))
@@ -34,12 +40,18 @@ class ContactLayout:
         self.round_body = np.array(round_body, dtype=int)  # (S,) bodies that are spheres or capsules
         self.round_ends = np.array(round_ends, dtype=float).reshape(-1, 2, 3)  # (S, 2, 3) segment ends
         self.round_radius = np.array(round_radius, dtype=float)  # (S,)
+        self.box_body = np.array(box_body, dtype=int)  # (B,) bodies whose shape is a box
+        self.box_centre = np.array(box_centre, dtype=float).reshape(-1, 3)  # (B, 3) principal frame
+        self.box_half = np.array(box_half, dtype=float).reshape(-1, 3)  # (B, 3) half sizes along the box axes
+        self.box_axes = np.array(box_axes, dtype=float).reshape(-1, 3, 3)  # (B, 3, 3) rows: box axes, principal frame
         self.planes = [o for o in spec["obstacles"] if o["type"] == "plane"]
         self.meshes = [(o, TriangleGrid(o["vertices"], o["triangles"])) for o in spec["obstacles"] if o["type"] == "mesh"]
         # bodies joined by a joint do not collide with each other, as in every rig
         joined = {frozenset((int(a), int(b))) for a, b in zip(model.joint_body_a, model.joint_body_b)}
         shaped = sorted(set(probe_body))
-        self.touching_pairs = [(a, b) for a in shaped for b in shaped if a != b
-                               and frozenset((a, b)) not in joined and (model.body_dynamic[a] or model.body_dynamic[b])]
-        self.enabled = bool(len(probe_body)) and bool(self.planes or self.meshes or self.touching_pairs)
+        self.touching_pairs = {(a, b) for a in shaped for b in shaped if a != b
+                               and frozenset((a, b)) not in joined and (model.body_dynamic[a] or model.body_dynamic[b])}
+        surfaces = set(round_body) | set(box_body)
+        self.enabled = bool(len(probe_body)) and bool(self.planes or self.meshes or any(
+            a in surfaces for a, _ in self.touching_pairs))
         self.body_count = n

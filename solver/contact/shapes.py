@@ -29,6 +29,7 @@ def read_shape(reader: RecordReader) -> dict | None:
         shape["size"] = record.vector("size")
         if np.any(shape["size"] <= 0):
             raise record.fail("size", f"must be positive in every direction, got {shape['size'].tolist()}")
+        shape["centre"] = record.vector("centre", [0.0, 0.0, 0.0])  # in the body frame, about the centre of mass
     if kind in ("convex", "points"):
         key = "vertices" if kind == "convex" else "points"
         value = record.raw(key)
@@ -54,7 +55,7 @@ def probe_points(shape: dict) -> tuple[np.ndarray, np.ndarray]:
     if kind == "box":
         half = 0.5 * np.asarray(shape["size"])
         corners = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float)
-        return corners * half, np.zeros(8)
+        return corners * half + np.asarray(shape["centre"]), np.zeros(8)
     points = np.asarray(shape["vertices"] if kind == "convex" else shape["points"], dtype=float)
     return points, np.zeros(len(points))
 

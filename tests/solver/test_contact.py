@@ -196,3 +196,21 @@ def test_bad_obstacles_are_named(fields, message):
 def test_contact_settings_are_checked():
     with pytest.raises(ModelError, match="settings: field 'contact_method' must be one of impulse, lcp"):
         Model.from_dict({**scene([box_body()], [], contact_method="penalty"), "obstacles": [floor()]})
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_box_rests_on_a_box_and_a_ball_rolls_against_a_box(method):
+    # vertex contacts: the smaller box's corners stand on the larger box's face (edge-edge crossings,
+    # which an overhanging stack would need, are not generated)
+    bodies = [box_body("low", position=(0, 0, 0.1)), box_body("top", position=(0.03, 0.02, 0.25), size=0.1),
+              {"name": "ball", "mass": 1.0, "inertia": [0.004] * 3, "position": [0.6, 0.5, 0.1], "velocity": [0, -1.0, 0],
+               "shape": {"type": "sphere", "radius": 0.1}, "friction": 0.0}]
+    sim = simulate(bodies, [floor()], method)
+    sim.run(1.0)
+    assert sim.position("top") == pytest.approx([0.03, 0.02, 0.25], abs=1e-5)  # the stack stands, still
+    assert sim.position("low") == pytest.approx([0.0, 0.0, 0.1], abs=1e-5)
+    ball = {**bodies[2], "position": [0.6, 0.0, 0.1], "velocity": [-1.0, 0, 0]}
+    sim = simulate([box_body("low", position=(0, 0, 0.1)), ball], [floor()], method)
+    sim.run(1.0)
+    assert sim.position("ball")[0] - sim.position("low")[0] >= 0.2 - 1e-6  # it stays outside the box's face
+    assert sim.position("low")[0] < -0.01  # and pushed the box along
