@@ -154,8 +154,8 @@ def _shape(reading: _Reading, obj, points: np.ndarray, triangles: np.ndarray):
         if np.any(extent < 1e-9):
             reading.problems.append(f"object '{obj.name}': its bounding box is flat, so a Box shape has no size")
             return None
-        corners = np.array([[x, y, z] for x in (low[0], high[0]) for y in (low[1], high[1]) for z in (low[2], high[2])])
-        return {"type": "points", "points": corners.tolist()}  # the box need not be centred on the centre of mass
+        # the box need not be centred on the centre of mass
+        return {"type": "box", "size": extent.tolist(), "centre": ((low + high) / 2).tolist()}
     return {"type": "points", "points": _hull_corners(points).tolist()}
 
 

@@ -20,7 +20,7 @@ def _updated(obj):
 
 
 def add_rod(name: str, start, end, radius: float = 0.02, mass: float = 0.0, role: str = "DYNAMIC",
-            sides: int = 32):
+            sides: int = 32, shape: str = "NONE"):
     """A cylinder from start to end; mass 0 takes it from the density (1000 kg/m^3)."""
     start, end = Vector(start), Vector(end)
     bpy.ops.mesh.primitive_cylinder_add(vertices=sides, radius=radius, depth=(end - start).length,
@@ -29,24 +29,26 @@ def add_rod(name: str, start, end, radius: float = 0.02, mass: float = 0.0, role
     obj.name = name
     obj.rotation_mode = "QUATERNION"
     obj.rotation_quaternion = Vector((0, 0, 1)).rotation_difference(end - start)
-    obj.mechbake.role, obj.mechbake.mass = role, mass
+    obj.mechbake.role, obj.mechbake.mass, obj.mechbake.collision_shape = role, mass, shape
     return _updated(obj)
 
 
-def add_box(name: str, size, location, rotation=(0.0, 0.0, 0.0), mass: float = 0.0, role: str = "DYNAMIC"):
+def add_box(name: str, size, location, rotation=(0.0, 0.0, 0.0), mass: float = 0.0, role: str = "DYNAMIC",
+            shape: str = "BOX"):
     bpy.ops.mesh.primitive_cube_add(size=1.0, location=location, rotation=rotation)
     obj = bpy.context.active_object
     obj.name = name
     obj.scale = size
-    obj.mechbake.role, obj.mechbake.mass = role, mass
+    obj.mechbake.role, obj.mechbake.mass, obj.mechbake.collision_shape = role, mass, shape
     return _updated(obj)
 
 
-def add_ball(name: str, radius: float, location, mass: float = 0.0):
+def add_ball(name: str, radius: float, location, mass: float = 0.0, restitution: float = 0.0):
     bpy.ops.mesh.primitive_uv_sphere_add(radius=radius, location=location, segments=24, ring_count=12)
     obj = bpy.context.active_object
     obj.name = name
-    obj.mechbake.role, obj.mechbake.mass = "DYNAMIC", mass
+    obj.mechbake.role, obj.mechbake.mass, obj.mechbake.collision_shape = "DYNAMIC", mass, "SPHERE"
+    obj.mechbake.restitution = restitution
     return _updated(obj)
 
 

@@ -84,8 +84,25 @@ def spring_suspension():
     set_frames(1, 250, substeps=10, dmax=1e-6)
 
 
+def pusher():
+    """A servo turns a crank; the connecting rod drives a pusher block along a slider into a loose
+    box that rests on the floor: contact and friction with a mechanism."""
+    add_box("Floor", (4.0, 2.0, 0.1), (0.0, 0.0, -0.05), role="FIXED", shape="MESH")
+    axle, pin, push = (-1.0, 0.0, 0.35), (-1.2, 0.0, 0.35), (-0.6, 0.0, 0.35)
+    crank = add_rod("Crank", axle, pin, radius=0.03)
+    conrod = add_rod("Conrod", pin, push, radius=0.02)
+    block = add_box("Pusher", (0.2, 0.3, 0.3), push)
+    add_box("Crate", (0.3, 0.3, 0.3), (0.02, 0.0, 0.15), mass=2.0)
+    add_joint("Axle", "HINGE", axle, axis=(0, 1, 0), body_b=crank, motor_mode="VELOCITY", motor_target=-3.0,
+              motor_max_torque=200.0)
+    add_joint("CrankPin", "HINGE", pin, axis=(0, 1, 0), body_a=crank, body_b=conrod)
+    add_joint("PushPin", "HINGE", push, axis=(0, 1, 0), body_a=conrod, body_b=block)
+    add_joint("Guide", "SLIDER", push, axis=(1, 0, 0), body_b=block)
+    set_frames(1, 250, substeps=10, dmax=1e-6)
+
+
 SCENES = {"pendulum": pendulum, "double_pendulum": double_pendulum, "eight_loop": eight_loop, "four_bar": four_bar,
-          "crank_slider": crank_slider, "spring_suspension": spring_suspension}
+          "crank_slider": crank_slider, "spring_suspension": spring_suspension, "pusher": pusher}
 
 
 def build(name: str, path: str) -> None:

@@ -147,12 +147,12 @@ def _coulomb(current: np.ndarray, slip: np.ndarray, block: np.ndarray, limit: fl
     K (l - l_stop) is exactly opposite the friction impulse, the fixed point Schmitt's iterative
     friction direction seeks, found here directly (and without flipping when the slip is nearly 0).
     (K + s I) l = K l_stop with |l| = limit is solved for s >= 0 in K's eigenbasis."""
-    stopping = current - np.linalg.solve(block, slip)
-    if float(np.linalg.norm(stopping)) <= limit:
+    stopping = current - _solve2(block, slip)
+    if float(np.hypot(stopping[0], stopping[1])) <= limit:
         return stopping
     if limit <= 0.0:
         return np.zeros(2)
-    moments, axes = np.linalg.eigh(block)
+    moments, axes = _eigh2(block)
     pulled = axes.T @ (block @ stopping)
     shift = 0.0  # Newton on 1/|l(s)| = 1/limit, which is nearly linear in s
     for _ in range(30):
@@ -164,3 +164,19 @@ def _coulomb(current: np.ndarray, slip: np.ndarray, block: np.ndarray, limit: fl
         if abs(step) <= 1e-12 * (shift + moments.max()):
             break
     return axes @ (pulled / (moments + shift))
+
+
+def _solve2(block: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """A 2x2 solve in closed form (np.linalg.solve costs far more than the arithmetic here)."""
+    a, b, c, d = block[0, 0], block[0, 1], block[1, 0], block[1, 1]
+    det = a * d - b * c
+    return np.array([(d * rhs[0] - b * rhs[1]) / det, (a * rhs[1] - c * rhs[0]) / det])
+
+
+def _eigh2(block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Eigenvalues (ascending) and eigenvectors (columns) of a symmetric 2x2 matrix, in closed form."""
+    a, b, d = block[0, 0], 0.5 * (block[0, 1] + block[1, 0]), block[1, 1]
+    mean, spread = 0.5 * (a + d), float(np.hypot(0.5 * (a - d), b))
+    angle = 0.5 * np.arctan2(2 * b, a - d)  # the direction of the larger eigenvalue
+    cos, sin = np.cos(angle), np.sin(angle)
+    return np.array([mean - spread, mean + spread]), np.array([[-sin, cos], [cos, sin]])
