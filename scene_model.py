@@ -167,7 +167,7 @@ def _hull_corners(points: np.ndarray) -> np.ndarray:
     try:
         for point in points:
             hull.verts.new(point)
-        result = bmesh.ops.convex_hull(hull, input=hull.verts)
+        result = bmesh.ops.convex_hull(hull, input=list(hull.verts))
         corners = np.array([v.co for v in result["geom"] if isinstance(v, bmesh.types.BMVert)])
     finally:
         hull.free()

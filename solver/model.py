@@ -257,9 +257,9 @@ def _read_body(record, k: int) -> dict:
         "angular_velocity": reader.vector("angular_velocity", [0.0, 0.0, 0.0]),
         "fixed": fixed,
     }
-    shape = read_shape(reader)
-    if shape is not None:
-        body["shape"] = shape
+    collision_shape = read_shape(reader)
+    if collision_shape is not None:
+        body["shape"] = collision_shape
     body["friction"], body["restitution"] = read_surface(reader, reader.where)
     if not np.any(inertia) and not fixed and np.any(body["angular_velocity"]):
         raise reader.fail("angular_velocity", "must be zero for a particle (inertia all zeros)")

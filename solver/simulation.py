@@ -126,15 +126,10 @@ class Simulation:
         correction = PositionCorrection(model, state, rows, stages, h, self.stats, contact_rows)
         if not correction.run():
             return correction.worst_joint, correction.worst_gap
-        for _ in range(LCP_ROUNDS if lcp_contacts is not None and len(model.joint_names) else 0):
-            # the joints' correction may push a contact back in: the LCP and the joints take turns
-            flight = correction.flight or fly(model, state.frames, state.twist, h)
-            if lcp_contacts.separation(flight.frames).min() >= -0.5 * model.settings.dmax:
-                break
-            apply_lcp_impulses(model, rows, lcp_contacts, state.frames, state.twist, h,
-                               np.zeros(len(lcp_contacts), dtype=bool))
-            if not correction.run():
-                return correction.worst_joint, correction.worst_gap
+        if lcp_contacts is not None and len(model.joint_names):
+            failure = self._lcp_with_joints(correction, lcp_contacts, h)
+            if failure is not None:
+                return failure
         flight = correction.flight or fly(model, state.frames, state.twist, h)
         frames, state.twist = flight.land()
         state.frames = frames
@@ -184,6 +179,19 @@ class Simulation:
         self.state = State(fine.time, Frames(blend(coarse.frames.position, fine.frames.position), rotation),
                            blend(coarse.twist, fine.twist), blend(coarse.axis_coordinate, fine.axis_coordinate))
         self._rows = None
+
+    def _lcp_with_joints(self, correction, contacts, h: float):
+        """The joints' correction may push a contact back in: the LCP and the joints take turns."""
+        model, state = self.model, self.state
+        for _ in range(LCP_ROUNDS):
+            flight = correction.flight or fly(model, state.frames, state.twist, h)
+            if contacts.separation(flight.frames).min() >= -0.5 * model.settings.dmax:
+                return None
+            apply_lcp_impulses(model, self._rows, contacts, state.frames, state.twist, h,
+                               np.zeros(len(contacts), dtype=bool))
+            if not correction.run():
+                return correction.worst_joint, correction.worst_gap
+        return None
 
     def _lcp_stage(self, contacts, h: float):
         """Stewart and Trinkle's LCP for this step's contacts; None (and the state untouched) when

@@ -63,11 +63,8 @@ def probe_points(shape: dict) -> tuple[np.ndarray, np.ndarray]:
 def read_obstacle(record, k: int) -> dict:
     name = record.get("name") if isinstance(record, dict) else None
     reader = RecordReader(record, f"obstacle '{name}'" if isinstance(name, str) else f"obstacle #{k}")
-    obstacle = {"name": reader.string("name"), "type": reader.string("type", choices=OBSTACLES),
-                "friction": reader.number("friction", 0.5, minimum=0.0),
-                "restitution": reader.number("restitution", 0.0, minimum=0.0)}
-    if obstacle["restitution"] > 1:
-        raise reader.fail("restitution", f"must be between 0 (plastic) and 1 (elastic), got {obstacle['restitution']}")
+    obstacle: dict = {"name": reader.string("name"), "type": reader.string("type", choices=OBSTACLES)}
+    obstacle["friction"], obstacle["restitution"] = read_surface(reader, reader.where)
     if obstacle["type"] == "plane":
         obstacle["point"] = reader.vector("point")
         normal = reader.vector("normal", nonzero=True)

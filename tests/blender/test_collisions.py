@@ -1,0 +1,49 @@
+"""Contact in Blender: bodies land on Fixed meshes and bounce by their restitution; bad geometry is named."""
+import math
+
+import bpy
+import numpy as np
+import pytest
+
+from blender_build import add_ball, add_box, set_frames
+from keys import world_matrices
+from mechbake.bake import bake_scene, problems
+from mechbake.solver import ModelError
+
+
+@pytest.mark.parametrize("method", ["IMPULSE", "LCP"])
+def test_box_lands_on_a_fixed_floor_and_rests_on_it(method):
+    add_box("Floor", (3.0, 3.0, 0.2), (0, 0, -0.1), role="FIXED", shape="MESH")
+    add_box("Crate", (0.4, 0.4, 0.4), (0, 0, 0.8), rotation=(0.3, 0.2, 0.0))
+    set_frames(1, 60, substeps=10, dmax=1e-7)
+    bpy.context.scene.mechbake.contact_method = method
+    bake_scene(bpy.context.scene)
+    crate = bpy.data.objects["Crate"]
+    matrices = world_matrices(crate, range(1, 61))
+    corners = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]) * 0.5  # the unit cube's
+    lowest = [float((m[:3, :3] @ corners.T + m[:3, 3:4])[2].min()) for m in matrices]
+    assert min(lowest) >= -1e-5  # never into the floor (keys are 32-bit floats)
+    assert lowest[-1] == pytest.approx(0.0, abs=1e-5)  # resting on it
+    assert np.abs(matrices[-1] - matrices[-5]).max() < 1e-5  # and still
+
+
+def test_ball_bounces_by_its_restitution():
+    add_box("Floor", (3.0, 3.0, 0.2), (0, 0, -0.1), role="FIXED", shape="MESH")
+    add_ball("Ball", 0.1, (0, 0, 1.1), restitution=0.5)
+    set_frames(1, 40, fps=50, substeps=20)
+    bake_scene(bpy.context.scene)
+    heights = world_matrices(bpy.data.objects["Ball"], range(1, 41))[:, 2, 3] - 0.1
+    after = heights[int(math.sqrt(2 / 9.81) * 50) + 2:]
+    assert after.max() == pytest.approx(0.25, abs=0.01)  # e^2 of the 1 m drop, sampled at 50 fps
+
+
+def test_bad_contact_geometry_is_named():
+    add_box("Crate", (0.4, 0.4, 0.4), (0, 0, 0.8))
+    sheet = bpy.data.objects.new("Ground", bpy.data.meshes.new("ground"))
+    sheet.data.from_pydata([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [], [])
+    bpy.context.scene.collection.objects.link(sheet)
+    sheet.mechbake.role, sheet.mechbake.collision_shape = "FIXED", "MESH"
+    set_frames(1, 10)
+    assert any("object 'Ground': a Fixed body with collisions needs faces" in p for p in problems(bpy.context.scene))
+    with pytest.raises(ModelError, match="object 'Ground'"):
+        bake_scene(bpy.context.scene)
