@@ -156,7 +156,7 @@ def _shape(reading: _Reading, obj, points: np.ndarray, triangles: np.ndarray):
             return None
         # the box need not be centred on the centre of mass
         return {"type": "box", "size": extent.tolist(), "centre": ((low + high) / 2).tolist()}
-    return {"type": "points", "points": _hull_corners(points).tolist()}
+    return {"type": "convex", "vertices": _hull_corners(points).tolist()}
 
 
 def _hull_corners(points: np.ndarray) -> np.ndarray:

@@ -83,6 +83,7 @@ def find_contacts(model, now: Frames, ahead: Frames) -> Contacts:
             parts.append(_against_mesh(model, index, mesh, grid, centre_now, centre_ahead))
         parts.append(_against_round_bodies(model, now, ahead, centre_now, centre_ahead))
         parts.append(_against_boxes(model, now, ahead, centre_now, centre_ahead))
+        parts.append(_against_convex(model, now, ahead, centre_now, centre_ahead))
     return _joined(model, [p for p in parts if p is not None])
 
 
@@ -226,6 +227,40 @@ def _against_boxes(model, now: Frames, ahead: Frames, centre_now, centre_ahead):
                                               layout.body_restitution[body_a])
         count = len(probes)
         parts.append(([("box", int(body_a), int(p)) for p in probes], np.full(count, body_a), bodies_b,
+                      layout.probe_local[probes], layout.probe_radius[probes], surface_local, normal_local, friction,
+                      restitution, np.zeros((count, 2, 3)), np.zeros(count)))
+    return _stacked(parts) if parts else None
+
+
+def _against_convex(model, now: Frames, ahead: Frames, centre_now, centre_ahead):
+    """Probes of every other body against the face planes of convex bodies: the face a probe is
+    furthest out from (exact over a face, conservative near edges and corners)."""
+    layout = model.contacts
+    parts = []
+    for body_a, normals, offsets in layout.convex_surfaces:
+        others = np.flatnonzero(layout.probe_body != body_a)
+        others = others[[_may_touch(model, body_a, layout.probe_body[p]) for p in others]]
+        if not len(others):
+            continue
+        bodies = np.full(len(others), body_a)
+        local_now = now.to_local_points(bodies, centre_now[others])
+        local_ahead = ahead.to_local_points(bodies, centre_ahead[others])
+        radius = layout.probe_radius[others]
+        heights_now = local_now @ normals.T - offsets
+        face = np.argmax(heights_now, axis=1)
+        gap_now = heights_now[np.arange(len(others)), face] - radius
+        gap_ahead = (local_ahead @ normals.T - offsets).max(axis=1) - radius
+        near = np.minimum(gap_now, gap_ahead) < MARGIN
+        if not near.any():
+            continue
+        probes, face = others[near], face[near]
+        normal_local = normals[face]
+        surface_local = local_now[near] - (heights_now[near, face][:, None]) * normal_local
+        bodies_b = layout.probe_body[probes]
+        friction, restitution = _pair_surface(model, bodies_b, layout.body_friction[body_a],
+                                              layout.body_restitution[body_a])
+        count = len(probes)
+        parts.append(([("convex", int(body_a), int(p)) for p in probes], np.full(count, body_a), bodies_b,
                       layout.probe_local[probes], layout.probe_radius[probes], surface_local, normal_local, friction,
                       restitution, np.zeros((count, 2, 3)), np.zeros(count)))
     return _stacked(parts) if parts else None

@@ -2,7 +2,7 @@
 import numpy as np
 
 from .broadphase import TriangleGrid
-from .shapes import probe_points
+from .shapes import convex_faces, probe_points
 
 
 class ContactLayout:
@@ -16,6 +16,7 @@ class ContactLayout:
         probe_body, probe_local, probe_radius = [], [], []
         round_body, round_ends, round_radius = [], [], []
         box_body, box_centre, box_half, box_axes = [], [], [], []
+        self.convex_surfaces = []  # (body, (f, 3) outward normals, (f,) offsets), principal frame
         for i, body in enumerate(bodies, start=1):
             if "shape" not in body:
                 continue
@@ -30,6 +31,9 @@ class ContactLayout:
                 box_centre.append(np.asarray(body["shape"]["centre"]) @ model.body_principal_axes[i])
                 box_half.append(0.5 * np.asarray(body["shape"]["size"]))
                 box_axes.append(model.body_principal_axes[i].T)  # the box's axes in the principal frame (rows)
+            if body["shape"]["type"] == "convex":  # its hull's faces are a surface for other bodies' probes
+                normals, offsets = convex_faces(local)
+                self.convex_surfaces.append((i, normals, offsets))
             if body["shape"]["type"] in ("sphere", "capsule"):
                 round_body.append(i)
                 round_ends.append(local if len(local) == 2 else np.vstack((local, local)))
@@ -51,7 +55,7 @@ class ContactLayout:
         shaped = sorted(set(probe_body))
         self.touching_pairs = {(a, b) for a in shaped for b in shaped if a != b
                                and frozenset((a, b)) not in joined and (model.body_dynamic[a] or model.body_dynamic[b])}
-        surfaces = set(round_body) | set(box_body)
+        surfaces = set(round_body) | set(box_body) | {body for body, _, _ in self.convex_surfaces}
         self.enabled = bool(len(probe_body)) and bool(self.planes or self.meshes or any(
             a in surfaces for a, _ in self.touching_pairs))
         self.body_count = n

@@ -60,6 +60,31 @@ def probe_points(shape: dict) -> tuple[np.ndarray, np.ndarray]:
     return points, np.zeros(len(points))
 
 
+def convex_faces(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The face planes of the points' convex hull: (f, 3) outward unit normals and (f,) offsets, with
+    n.x <= offset inside. Every vertex triple whose plane has all points on one side is a face plane
+    (duplicates merged); hulls of modelled shapes have few enough vertices for that to be quick."""
+    from itertools import combinations
+
+    triples = np.array(list(combinations(range(len(points)), 3)))
+    a, b, c = points[triples[:, 0]], points[triples[:, 1]], points[triples[:, 2]]
+    normals = np.cross(b - a, c - a)
+    size = np.linalg.norm(normals, axis=1)
+    scale = np.abs(points).max() if len(points) else 1.0
+    tolerance = 1e-9 * max(scale, 1e-300)
+    usable = size > tolerance * max(scale, 1e-300)
+    normals, a = normals[usable] / size[usable, None], a[usable]
+    offsets = np.einsum("fi,fi->f", normals, a)
+    sides = points @ normals.T - offsets  # (points, planes)
+    outward = np.all(sides <= tolerance, axis=0)
+    inward = np.all(sides >= -tolerance, axis=0)
+    normals = np.concatenate((normals[outward], -normals[inward]))
+    offsets = np.concatenate((offsets[outward], -offsets[inward]))
+    _, unique = np.unique(np.round(np.column_stack((normals, offsets)) / tolerance).astype(np.int64), axis=0,
+                          return_index=True)
+    return normals[unique], offsets[unique]
+
+
 def read_obstacle(record, k: int) -> dict:
     name = record.get("name") if isinstance(record, dict) else None
     reader = RecordReader(record, f"obstacle '{name}'" if isinstance(name, str) else f"obstacle #{k}")

@@ -214,3 +214,28 @@ def test_box_rests_on_a_box_and_a_ball_rolls_against_a_box(method):
     sim.run(1.0)
     assert sim.position("ball")[0] - sim.position("low")[0] >= 0.2 - 1e-6  # it stays outside the box's face
     assert sim.position("low")[0] < -0.01  # and pushed the box along
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_convex_hull_stands_on_a_convex_hull(method):
+    """Two tetrahedra-topped prisms given as vertex clouds: the upper rests on the lower's top face."""
+    prism = [[x, y, z] for x in (-0.15, 0.15) for y in (-0.15, 0.15) for z in (-0.1, 0.1)] + [[0.0, 0.0, 0.12]]
+    lower = {"name": "lower", "mass": 2.0, "inertia": [0.03] * 3, "position": [0, 0, 0.1],
+             "shape": {"type": "convex", "vertices": prism}}
+    small = [[x, y, z] for x in (-0.05, 0.05) for y in (-0.05, 0.05) for z in (-0.05, 0.05)]
+    upper = {"name": "upper", "mass": 0.5, "inertia": [0.001] * 3, "position": [0.06, 0.0, 0.4],
+             "shape": {"type": "convex", "vertices": small}}
+    sim = simulate([lower, upper], [floor()], method, dmax=1e-7)
+    sim.run(1.5)
+    # the upper hull slid off the lower one's apex face and rests on one of its sloping faces, or on
+    # the flat part: either way it stays above the lower hull, never inside it
+    from mechbake.solver.contact.shapes import convex_faces
+
+    from mechbake.solver.rotation import quaternion_to_matrix
+
+    normals, offsets = convex_faces(np.array(prism))
+    corners = sim.position("upper") + np.array(small) @ quaternion_to_matrix(sim.orientation("upper")).T
+    lower_frame = quaternion_to_matrix(sim.orientation("lower"))
+    inside = ((corners - sim.position("lower")) @ lower_frame) @ normals.T - offsets
+    assert inside.max(axis=1).min() >= -1e-6  # every corner of the upper hull is outside the lower one
+    assert abs(sim.velocity("upper")[2]) < 1e-3
