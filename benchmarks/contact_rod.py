@@ -5,30 +5,19 @@ at 1 m, 30 degrees to the horizontal, spinning at 4 rad/s. The paper: first impa
 the other end lands near 0.548 s, the rod slides about 0.02 s, then rests. Both contact methods.
     python benchmarks/contact_rod.py [--plot out.png]
 """
-import math
 import sys
 
 import numpy as np
 from common import table
 
+import mechanisms
+
 from mechbake.solver import Model, Simulation
 from mechbake.solver.contact.detection import find_contacts
 
 
-def rod_scene(method: str, h: float) -> dict:
-    angle = math.radians(30)
-    # the capsule's own axis is body z; turn it to lie along (cos 30, 0, sin 30)
-    tilt = math.pi / 2 - angle
-    body = {"name": "rod", "mass": 1.0, "inertia": [0.002, 0.002, 0.5 * 0.05**2], "position": [0, 0, 1.0],
-            "orientation": [math.cos(tilt / 2), 0, math.sin(tilt / 2), 0], "angular_velocity": [0, 4.0, 0],
-            "shape": {"type": "capsule", "radius": 0.05, "length": 0.5}, "friction": 0.6}
-    return {"format": "mechbake/1", "gravity": [0, 0, -9.81], "bodies": [body], "joints": [],
-            "obstacles": [{"name": "table", "type": "plane", "point": [0, 0, 0], "normal": [0, 0, 1], "friction": 0.6}],
-            "settings": {"h": h, "dmax": 1e-7, "contact_method": method}}
-
-
 def events(method: str, h: float = 0.001, duration: float = 1.0):
-    sim = Simulation(Model.from_dict(rod_scene(method, h)))
+    sim = Simulation(Model.from_dict(mechanisms.spinning_rod(method, h)))
     first = second = slide_end = None
     touching_ends: set = set()
     track = []

@@ -11,6 +11,8 @@ import sys
 import numpy as np
 from common import table
 
+import mechanisms
+
 from mechbake.solver import Model, Simulation
 from mechbake.solver.contact.detection import find_contacts
 
@@ -22,18 +24,8 @@ METHODS = ("impulse", "lcp")
 PAPER_TABLE_I = {0.02: (0.5050, 0.2505), 0.01: (0.3523, 0.2015), 0.005: (0.1657, 0.0838), 0.0025: (0.0700, 0.0298)}
 
 
-def four_balls(method: str, h: float) -> dict:
-    starts = [[0, 0, 1], [1, 0, 0.1], [1.2 + 1e-5, 0, 0.1], [1.4 + 2e-5, 0, 0.1]]
-    bodies = [{"name": f"ball{k + 1}", "mass": 1.0, "inertia": [0.4 * 0.01] * 3, "position": p,
-               "velocity": [1.5, 0.1, 0] if k == 0 else [0, 0, 0], "shape": {"type": "sphere", "radius": 0.1},
-               "friction": 0.4} for k, p in enumerate(starts)]
-    return {"format": "mechbake/1", "gravity": [0, 0, -G], "bodies": bodies, "joints": [],
-            "obstacles": [{"name": "table", "type": "plane", "point": [0, 0, 0], "normal": [0, 0, 1], "friction": 0.4}],
-            "settings": {"h": h, "dmax": 1e-7, "contact_method": method}}
-
-
 def ball_track(method: str, h: float, duration: float = 1.5, sample: float = 0.02):
-    sim = Simulation(Model.from_dict(four_balls(method, h)))
+    sim = Simulation(Model.from_dict(mechanisms.four_balls(method, h)))
     names = [f"ball{k}" for k in range(1, 5)]
     times, positions, velocities = [], [], []
     every = int(round(sample / h))

@@ -127,8 +127,31 @@ def servo_arm(max_torque: float = 50.0, target=0.5) -> dict:
     }
 
 
+def four_balls(method: str = "impulse", h: float = 0.005) -> dict:
+    """Stewart and Trinkle §4: a ball thrown onto a table rolls into a row of three, mu = 0.4."""
+    starts = [[0, 0, 1], [1, 0, 0.1], [1.2 + 1e-5, 0, 0.1], [1.4 + 2e-5, 0, 0.1]]
+    bodies = [{"name": f"ball{k + 1}", "mass": 1.0, "inertia": [0.4 * 0.01] * 3, "position": p,
+               "velocity": [1.5, 0.1, 0] if k == 0 else [0, 0, 0], "shape": {"type": "sphere", "radius": 0.1},
+               "friction": 0.4} for k, p in enumerate(starts)]
+    return {"format": FORMAT, "gravity": G, "bodies": bodies, "joints": [],
+            "obstacles": [{"name": "table", "type": "plane", "point": [0, 0, 0], "normal": [0, 0, 1], "friction": 0.4}],
+            "settings": {"h": h, "dmax": 1e-7, "contact_method": method}}
+
+
+def spinning_rod(method: str = "impulse", h: float = 0.001) -> dict:
+    """Stewart and Trinkle §4: a rod with rounded ends (a capsule), spinning at 4 rad/s, falls onto a table."""
+    tilt = math.pi / 2 - math.radians(30)  # the capsule's axis is body z; lay it 30 degrees to the horizontal
+    body = {"name": "rod", "mass": 1.0, "inertia": [0.002, 0.002, 0.5 * 0.05**2], "position": [0, 0, 1.0],
+            "orientation": [math.cos(tilt / 2), 0, math.sin(tilt / 2), 0], "angular_velocity": [0, 4.0, 0],
+            "shape": {"type": "capsule", "radius": 0.05, "length": 0.5}, "friction": 0.6}
+    return {"format": FORMAT, "gravity": G, "bodies": [body], "joints": [],
+            "obstacles": [{"name": "table", "type": "plane", "point": [0, 0, 0], "normal": [0, 0, 1], "friction": 0.6}],
+            "settings": {"h": h, "dmax": 1e-7, "contact_method": method}}
+
+
 SAMPLES = {"pendulum": pendulum, "double_pendulum": double_pendulum, "eight_loop": eight_loop, "four_bar": four_bar,
-           "crank_slider": crank_slider, "spring_suspension": spring_suspension, "servo_arm": servo_arm}
+           "crank_slider": crank_slider, "spring_suspension": spring_suspension, "servo_arm": servo_arm,
+           "four_balls": four_balls, "spinning_rod": spinning_rod}
 
 if __name__ == "__main__":
     folder = pathlib.Path(__file__).resolve().parent
