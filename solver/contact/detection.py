@@ -166,9 +166,7 @@ def _against_round_bodies(model, now: Frames, ahead: Frames, centre_now, centre_
     for slot, body_a in enumerate(layout.round_body):
         ends_now = now.points(np.full(2, body_a), layout.round_ends[slot])
         ends_ahead = ahead.points(np.full(2, body_a), layout.round_ends[slot])
-        others = np.flatnonzero((layout.probe_body != body_a) & (model.body_dynamic[layout.probe_body]
-                                                                  | model.body_dynamic[body_a]))
-        others = others[[_may_touch(model, body_a, layout.probe_body[p]) for p in others]]
+        others = _partner_probes(model, body_a)
         if not len(others):
             continue
         nearest_now = _closest_on_segment(centre_now[others], ends_now)
@@ -185,19 +183,30 @@ def _against_round_bodies(model, now: Frames, ahead: Frames, centre_now, centre_
         normal = np.where(length > 1e-12, direction / np.maximum(length, 1e-300), [0.0, 0.0, 1.0])
         surface = nearest_now[near] + layout.round_radius[slot] * normal
         bodies_a = np.full(len(probes), body_a)
-        surface_local = now.to_local_points(bodies_a, surface)
-        normal_local = now.to_local_vectors(bodies_a, normal)
-        bodies_b = layout.probe_body[probes]
-        friction, restitution = _pair_surface(model, bodies_b, layout.body_friction[body_a],
-                                              layout.body_restitution[body_a])
-        parts.append(([("round", int(body_a), int(p)) for p in probes], bodies_a, bodies_b, layout.probe_local[probes],
-                      layout.probe_radius[probes], surface_local, normal_local, friction, restitution,
-                      np.tile(layout.round_ends[slot], (len(probes), 1, 1)), np.full(len(probes), layout.round_radius[slot])))
+        parts.append(_surface_part(model, "round", body_a, probes, now.to_local_points(bodies_a, surface),
+                                   now.to_local_vectors(bodies_a, normal), layout.round_ends[slot],
+                                   layout.round_radius[slot]))
     return _stacked(parts) if parts else None
 
 
-def _may_touch(model, body_a: int, body_b: int) -> bool:
-    return (int(body_a), int(body_b)) in model.contacts.touching_pairs
+def _partner_probes(model, body_a: int) -> np.ndarray:
+    """Probes of the bodies that may touch body a (not a itself, not joined to it, not both fixed)."""
+    pairs, probe_body = model.contacts.touching_pairs, model.contacts.probe_body
+    return np.array([p for p in range(len(probe_body)) if (int(body_a), int(probe_body[p])) in pairs], dtype=int)
+
+
+def _surface_part(model, kind: str, body_a: int, probes: np.ndarray, surface_local, normal_local, segment=None,
+                  radius_a: float = 0.0):
+    """The contacts of some probes against a surface of body a (points and normals in a's frame)."""
+    layout = model.contacts
+    count = len(probes)
+    bodies_b = layout.probe_body[probes]
+    friction, restitution = _pair_surface(model, bodies_b, layout.body_friction[body_a],
+                                          layout.body_restitution[body_a])
+    segments = np.zeros((count, 2, 3)) if segment is None else np.tile(segment, (count, 1, 1))
+    return ([(kind, int(body_a), int(p)) for p in probes], np.full(count, body_a), bodies_b, layout.probe_local[probes],
+            layout.probe_radius[probes], surface_local, normal_local, friction, restitution, segments,
+            np.full(count, radius_a))
 
 
 def _against_boxes(model, now: Frames, ahead: Frames, centre_now, centre_ahead):
@@ -206,8 +215,7 @@ def _against_boxes(model, now: Frames, ahead: Frames, centre_now, centre_ahead):
     layout = model.contacts
     parts = []
     for slot, body_a in enumerate(layout.box_body):
-        others = np.flatnonzero(layout.probe_body != body_a)
-        others = others[[_may_touch(model, body_a, layout.probe_body[p]) for p in others]]
+        others = _partner_probes(model, body_a)
         if not len(others):
             continue
         axes, half, centre = layout.box_axes[slot], layout.box_half[slot], layout.box_centre[slot]
@@ -219,16 +227,9 @@ def _against_boxes(model, now: Frames, ahead: Frames, centre_now, centre_ahead):
         near = np.minimum(gap_now, gap_ahead) < MARGIN
         if not near.any():
             continue
-        probes = others[near]
-        surface_local = surface_now[near] @ axes + centre  # back to the principal frame of a
-        normal_local = normal_now[near] @ axes
-        bodies_b = layout.probe_body[probes]
-        friction, restitution = _pair_surface(model, bodies_b, layout.body_friction[body_a],
-                                              layout.body_restitution[body_a])
-        count = len(probes)
-        parts.append(([("box", int(body_a), int(p)) for p in probes], np.full(count, body_a), bodies_b,
-                      layout.probe_local[probes], layout.probe_radius[probes], surface_local, normal_local, friction,
-                      restitution, np.zeros((count, 2, 3)), np.zeros(count)))
+        # back to the principal frame of a
+        parts.append(_surface_part(model, "box", body_a, others[near], surface_now[near] @ axes + centre,
+                                   normal_now[near] @ axes))
     return _stacked(parts) if parts else None
 
 
@@ -238,8 +239,7 @@ def _against_convex(model, now: Frames, ahead: Frames, centre_now, centre_ahead)
     layout = model.contacts
     parts = []
     for body_a, normals, offsets in layout.convex_surfaces:
-        others = np.flatnonzero(layout.probe_body != body_a)
-        others = others[[_may_touch(model, body_a, layout.probe_body[p]) for p in others]]
+        others = _partner_probes(model, body_a)
         if not len(others):
             continue
         bodies = np.full(len(others), body_a)
@@ -253,16 +253,9 @@ def _against_convex(model, now: Frames, ahead: Frames, centre_now, centre_ahead)
         near = np.minimum(gap_now, gap_ahead) < MARGIN
         if not near.any():
             continue
-        probes, face = others[near], face[near]
-        normal_local = normals[face]
-        surface_local = local_now[near] - (heights_now[near, face][:, None]) * normal_local
-        bodies_b = layout.probe_body[probes]
-        friction, restitution = _pair_surface(model, bodies_b, layout.body_friction[body_a],
-                                              layout.body_restitution[body_a])
-        count = len(probes)
-        parts.append(([("convex", int(body_a), int(p)) for p in probes], np.full(count, body_a), bodies_b,
-                      layout.probe_local[probes], layout.probe_radius[probes], surface_local, normal_local, friction,
-                      restitution, np.zeros((count, 2, 3)), np.zeros(count)))
+        face = face[near]
+        surface = local_now[near] - heights_now[near, face][:, None] * normals[face]  # onto the face's plane
+        parts.append(_surface_part(model, "convex", body_a, others[near], surface, normals[face]))
     return _stacked(parts) if parts else None
 
 
