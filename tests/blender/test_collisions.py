@@ -47,3 +47,10 @@ def test_bad_contact_geometry_is_named():
     assert any("object 'Ground': a Fixed body with collisions needs faces" in p for p in problems(bpy.context.scene))
     with pytest.raises(ModelError, match="object 'Ground'"):
         bake_scene(bpy.context.scene)
+
+
+def test_non_finite_vertices_are_named():
+    crate = add_box("Crate", (0.4, 0.4, 0.4), (0, 0, 0.8))
+    crate.data.vertices[0].co = (float("nan"), 0.0, 0.0)
+    set_frames(1, 10)
+    assert any("object 'Crate': the mesh has vertices that are not finite" in p for p in problems(bpy.context.scene))
