@@ -7,7 +7,6 @@ import pathlib
 import sys
 import time
 
-import numpy as np
 from common import table
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "sample_scenes"))

@@ -70,7 +70,3 @@ def spec_array(joints, key: str, width: int = 3) -> np.ndarray:
     """The field `key` of every record of a kind, stacked: (m, width)."""
     return np.array([spec[key] for spec in joints.specs], dtype=float).reshape(-1, width)
 
-
-def lever(frames: Frames, body: np.ndarray, world_point: np.ndarray) -> np.ndarray:
-    """Vector from each body's centre of mass to a world point."""
-    return world_point - frames.position[body]

@@ -5,7 +5,6 @@ import subprocess
 import sys
 
 import bpy
-import pytest
 
 import mechbake
 from blender_build import add_joint, add_rod, set_frames
