@@ -102,28 +102,18 @@ class Simulation:
 
     def _try_substep(self, h: float, shortened: bool = False):
         """One sub-step of length h; None on success, a shorter step to take instead when a
-        collision lies ahead, else (worst joint, its gap) for the report."""
+        collision lies ahead, else (worst joint, its gap) for the report. The stages:
+        half the explicit forces -> contacts ahead -> P-steps 1-2 (joints, drives, contact pairs)
+        -> P-step 3 (ballistic flight) -> the other half of the forces -> impacts -> P-step 4."""
         model, state = self.model, self.state
         if self._rows is None:
             self._rows = Rows.build(model, state.frames)
         rows = self._rows
-        stages = rows.solve_stages(model)
         apply_explicit_forces(model, state, rows, 0.5 * h)
-        contact_rows = None
-        lcp_contacts = None
-        if model.contacts.enabled:
-            ahead = fly(model, state.frames, state.twist, h).frames
-            contacts = find_contacts(model, state.frames, ahead)
-            if len(contacts) and model.settings.contact_method == "lcp":  # Stewart-Trinkle
-                lcp_contacts = self._lcp_stage(contacts, h)
-                if lcp_contacts is None:  # Lemke ended on a ray: this step's contacts go the impulse way
-                    contact_rows = ContactRows(model, rows, contacts, state.frames)
-            elif len(contacts):
-                contact_rows = ContactRows(model, rows, contacts, state.frames)
-                impact = None if shortened else _first_impact(contact_rows, state, h, ahead)
-                if impact is not None:
-                    return impact
-        correction = PositionCorrection(model, state, rows, stages, h, self.stats, contact_rows)
+        contact_rows, lcp_contacts, impact = self._contacts_ahead(h, shortened)
+        if impact is not None:
+            return impact
+        correction = PositionCorrection(model, state, rows, rows.solve_stages(model), h, self.stats, contact_rows)
         if not correction.run():
             return correction.worst_joint, correction.worst_gap
         if lcp_contacts is not None and len(model.joint_names):
@@ -131,35 +121,64 @@ class Simulation:
             if failure is not None:
                 return failure
         flight = correction.flight or fly(model, state.frames, state.twist, h)
-        frames, state.twist = flight.land()
-        state.frames = frames
-        state.axis_coordinate = unwrap(model, model.raw_coordinates(frames), state.axis_coordinate)
+        state.frames, state.twist = flight.land()
+        state.axis_coordinate = unwrap(model, model.raw_coordinates(state.frames), state.axis_coordinate)
         state.time += h
         if not state.is_finite():
             return correction.worst_joint, np.inf
-        rows = Rows.build(model, frames)
+        rows = Rows.build(model, state.frames)
         apply_explicit_forces(model, state, rows, 0.5 * h)
-        touching = None
-        if model.contacts.enabled:
-            contacts = find_contacts(model, frames, frames)
-            gaps = contacts.separation(frames)
-            touching = contacts.subset(gaps < TOUCHING + 2 * model.settings.dmax)
-            fresh = np.array([key not in state.touching for key in touching.key], dtype=bool)
-            resolve_impacts(model, rows, touching, frames, state.twist.reshape(-1), fresh,
-                            2.0 * float(np.linalg.norm(model.gravity)) * h)
-            state.touching = frozenset(touching.key)
+        touching = self._impacts(rows, h)
         if model.settings.velocity_correction:
-            correct_velocities(model, state, rows, rows.solve_stages(model), h, correction.accumulated, self.stats)
-            if touching is not None and len(touching):
-                contact_rows_end = ContactRows(model, rows, touching, frames)
-                for _ in range(model.settings.max_corrections):
-                    if contact_rows_end.solve_velocities(state.twist.reshape(-1)) < model.settings.vmax:
-                        break
+            self._correct_velocities(rows, touching, h, correction.accumulated)
         if not state.is_finite():
             return correction.worst_joint, np.inf
         self._rows = rows
         self.stats["substeps"] += 1
         return None
+
+    def _contacts_ahead(self, h: float, shortened: bool):
+        """Contacts within reach this step: (contact rows for the loop, contacts the LCP took, a shorter
+        step to take first when a pair would collide within this one)."""
+        model, state = self.model, self.state
+        if not model.contacts.enabled:
+            return None, None, None
+        ahead = fly(model, state.frames, state.twist, h).frames
+        contacts = find_contacts(model, state.frames, ahead)
+        if not len(contacts):
+            return None, None, None
+        if model.settings.contact_method == "lcp":  # Stewart-Trinkle
+            lcp_contacts = self._lcp_stage(contacts, h)
+            if lcp_contacts is not None:
+                return None, lcp_contacts, None
+            # Lemke ended on a ray: this step's contacts go the impulse way
+            return ContactRows(model, self._rows, contacts, state.frames), None, None
+        contact_rows = ContactRows(model, self._rows, contacts, state.frames)
+        impact = None if shortened else _first_impact(contact_rows, state, h, ahead)
+        return contact_rows, None, impact
+
+    def _impacts(self, rows, h: float):
+        """Schmitt §11 impact pairs at the end of the step; the contacts touching now."""
+        model, state = self.model, self.state
+        if not model.contacts.enabled:
+            return None
+        contacts = find_contacts(model, state.frames, state.frames)
+        touching = contacts.subset(contacts.separation(state.frames) < TOUCHING + 2 * model.settings.dmax)
+        fresh = np.array([key not in state.touching for key in touching.key], dtype=bool)
+        resolve_impacts(model, rows, touching, state.frames, state.twist.reshape(-1), fresh,
+                        2.0 * float(np.linalg.norm(model.gravity)) * h)
+        state.touching = frozenset(touching.key)
+        return touching
+
+    def _correct_velocities(self, rows, touching, h: float, spent) -> None:
+        """P-step 4 for the joints and drives, then for the touching contacts."""
+        model, state = self.model, self.state
+        correct_velocities(model, state, rows, rows.solve_stages(model), h, spent, self.stats)
+        if touching is not None and len(touching):
+            contact_rows = ContactRows(model, rows, touching, state.frames)
+            for _ in range(model.settings.max_corrections):
+                if contact_rows.solve_velocities(state.twist.reshape(-1)) < model.settings.vmax:
+                    break
 
     def _richardson_step(self) -> None:
         """Schmitt §8: p3 = -1/3 p(h) + 4/3 p(h/2 twice), applied to positions, rotations, velocities."""
