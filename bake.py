@@ -17,6 +17,7 @@ from mathutils import Matrix
 from .keyframes import remove_transform_keys, write_transform_keys
 from .scene_model import read_scene, scene_problems
 from .solver import Simulation
+from .solver.rotation import quaternion_to_matrix
 
 
 @dataclass
@@ -93,20 +94,13 @@ class Bake:
             if not obj.mechbake.is_baked:
                 obj.mechbake.baked_start = [v for row in obj.matrix_world for v in row]
                 obj.mechbake.is_baked = True
-            rotations = _matrices(self.orientations[:, k])
+            rotations = quaternion_to_matrix(self.orientations[:, k])
             origins = self.positions[:, k] + rotations @ binding.origin_offset  # the origin, not the centre of mass
             write_transform_keys(obj, self.frames.astype(float), origins, self.orientations[:, k])
         self.scene.frame_set(self.user_frame)
         stats = self.simulation.stats
         return BakeReport(len(self.frames), len(self.built.bindings), time.perf_counter() - self.started,
                           self.worst_gap, stats["steps"], stats["corrections"], stats["halvings"])
-
-
-def _matrices(quaternions: np.ndarray) -> np.ndarray:
-    w, x, y, z = quaternions.T
-    return np.stack((np.stack((1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)), -1),
-                     np.stack((2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)), -1),
-                     np.stack((2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)), -1)), axis=1)
 
 
 def bake_scene(scene, frame_start=None, frame_end=None, progress=None) -> BakeReport:

@@ -50,16 +50,14 @@ def orthonormalize(m: np.ndarray, tolerance: float = 1e-13, max_passes: int = 4)
 IDENTITY = np.eye(3)
 
 
-def quaternion_to_matrix(q: np.ndarray) -> np.ndarray:
-    """(w, x, y, z), any length > 0 -> 3x3 rotation matrix."""
-    w, x, y, z = np.asarray(q, dtype=float) / np.linalg.norm(q)
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-        ]
-    )
+def quaternion_to_matrix(q) -> np.ndarray:
+    """(..., 4) quaternions (w, x, y, z), any length > 0 -> (..., 3, 3) rotation matrices."""
+    q = np.asarray(q, dtype=float)
+    w, x, y, z = np.moveaxis(q / np.linalg.norm(q, axis=-1, keepdims=True), -1, 0)
+    rows = ((1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)),
+            (2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)),
+            (2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)))
+    return np.stack([np.stack(row, axis=-1) for row in rows], axis=-2)
 
 
 def matrix_to_quaternion(m: np.ndarray) -> np.ndarray:

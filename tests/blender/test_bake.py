@@ -4,7 +4,7 @@ import math
 import bpy
 import numpy as np
 import pytest
-from mathutils import Matrix, Vector
+from mathutils import Vector
 
 from blender_build import add_box, add_joint, add_rod, set_frames
 from keys import curves, point_track, world_matrices
@@ -148,11 +148,16 @@ def test_bake_survives_saving_and_reopening(tmp_path):
     assert abs(angle) == pytest.approx(0.5, abs=1e-6)  # stopped at its limit
 
 
-def test_matrix_helper_agrees_with_blender():
-    from mechbake.bake import _matrices
+def test_quaternion_matrices_agree_with_blender():
+    from mathutils import Quaternion
 
-    q = np.array([[0.8, 0.2, -0.3, 0.4]]) / np.linalg.norm([0.8, 0.2, -0.3, 0.4])
-    assert np.allclose(_matrices(q)[0], np.array(Matrix.to_3x3(__import__("mathutils").Quaternion(q[0]).to_matrix())))
+    from mechbake.solver.rotation import quaternion_to_matrix
+
+    q = np.array([[0.8, 0.2, -0.3, 0.4], [0.1, -0.9, 0.3, 0.2]])
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    for single, stacked in zip(q, quaternion_to_matrix(q)):
+        assert np.allclose(stacked, np.array(Quaternion(single).to_matrix()))
+        assert np.allclose(quaternion_to_matrix(single), stacked)
 
 
 def test_keyed_limit_is_followed_during_the_bake():
