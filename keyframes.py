@@ -16,13 +16,20 @@ SLOTTED = "slots" in bpy.types.Action.bl_rna.properties  # Blender 4.4+
 
 def action_fcurves(obj):
     """The F-curves animating obj (empty when it has none)."""
+    collection = _existing_curves(obj)
+    return list(collection) if collection is not None else []
+
+
+def _existing_curves(obj):
+    """The collection holding obj's F-curves, or None when it has none: its slot's channelbag, or
+    the action itself before 4.4."""
     animation = obj.animation_data
     if animation is None or animation.action is None:
-        return []
+        return None
     if not SLOTTED:
-        return list(animation.action.fcurves)
+        return animation.action.fcurves
     channelbag = _channelbag(animation.action, animation.action_slot, create=False)
-    return list(channelbag.fcurves) if channelbag is not None else []
+    return channelbag.fcurves if channelbag is not None else None
 
 
 def _channelbag(action, slot, create: bool):
@@ -55,13 +62,9 @@ def _curve_collection(obj):
 
 def remove_transform_keys(obj) -> None:
     """Removes obj's location and rotation F-curves (what a bake writes); other animation stays."""
-    animation = obj.animation_data
-    if animation is None or animation.action is None:
+    collection = _existing_curves(obj)
+    if collection is None:
         return
-    curves = animation.action.fcurves if not SLOTTED else _channelbag(animation.action, animation.action_slot, False)
-    if curves is None:
-        return
-    collection = curves if not SLOTTED else curves.fcurves
     for curve in [c for c in collection if c.data_path in TRANSFORM_PATHS]:
         collection.remove(curve)
 
