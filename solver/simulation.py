@@ -16,7 +16,7 @@ from .integrator import fly
 from .model import Model, Settings
 from .rotation import orthonormalize
 from .contact.detection import find_contacts
-from .contact.impulse import TOUCHING, ContactRows, resolve_impacts
+from .contact.impulse import TOUCHING, ContactRows, normal_rates, resolve_impacts
 from .contact.lcp import apply_lcp_impulses
 from .contact.lemke import LemkeFailure
 from .rows import Rows, joint_errors
@@ -217,7 +217,7 @@ class Simulation:
         Lemke's algorithm ends on a ray for every covering vector it tries."""
         model, state, rows = self.model, self.state, self._rows
         gap_now = contacts.separation(state.frames)
-        approach = ContactRows(model, rows, contacts, state.frames).rates(state.twist.reshape(-1))[:, 0]
+        approach = normal_rates(model, contacts, state.frames, state.twist)
         impacting = (gap_now > TOUCHING) | np.array([key not in state.touching for key in contacts.key])
         impacting &= approach < -2.0 * float(np.linalg.norm(model.gravity)) * h
         before = state.twist.copy()

@@ -102,17 +102,22 @@ def resolve_impacts(model, rows, contacts: Contacts, frames: Frames, twist: np.n
     0 plastic, 1 elastic; the paper's e is 1 minus ours)."""
     if not fresh.any():
         return
-    candidates = ContactRows(model, rows, contacts.subset(fresh), frames)
-    approach = candidates.rates(twist)[:, 0]
     # a pair that closes no faster than a couple of steps of gravity would bring it is coming to rest:
     # it is a contact pair for the velocity correction, not an impact (no reflex, no rattling)
-    impacts = contacts.subset(fresh).subset(approach < -resting_speed)
+    approach = normal_rates(model, contacts, frames, twist)
+    impacts = contacts.subset(fresh & (approach < -resting_speed))
     if not len(impacts):
         return
     contact_rows = ContactRows(model, rows, impacts, frames)
     for _ in range(4):  # simultaneous impacts: a few Gauss-Seidel passes over them
         for c in range(len(impacts)):
             _impact(contact_rows, c, twist)
+
+
+def normal_rates(model, contacts: Contacts, frames: Frames, twist: np.ndarray) -> np.ndarray:
+    """(m,) how fast each contact opens now (negative: closing); needs the rows' directions only."""
+    point, normal = contacts.geometry(frames)
+    return contact_jacobian(model, frames, contacts.body_a, contacts.body_b, point, normal[:, None]) @ twist.reshape(-1)
 
 
 def _impact(contact_rows: ContactRows, c: int, twist: np.ndarray) -> None:
