@@ -1,6 +1,7 @@
 """Command line: python -m mechbake.solver run scene.json --duration 5 [--h ..] [--dmax ..] --out traj.csv"""
 import argparse
 import csv
+import math
 import sys
 import time
 
@@ -25,8 +26,8 @@ def main(argv=None) -> int:
     overrides = {key: value for key, value in (("h", args.h), ("dmax", args.dmax), ("solver", args.solver))
                  if value is not None}
     try:
-        if args.duration <= 0:
-            raise ModelError(f"--duration must be positive, got {args.duration}")
+        if not 0 < args.duration < math.inf:
+            raise ModelError(f"--duration must be a positive number of seconds, got {args.duration}")
         return _run(load_model(args.scene, **overrides), args)
     except (ModelError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)

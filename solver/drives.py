@@ -11,9 +11,8 @@ import numpy as np
 
 from .spec import checked_array
 
-LOWER_LIMIT, UPPER_LIMIT = "lower_limit", "upper_limit"
-MOTOR_POSITION, MOTOR_VELOCITY, BRAKE = "motor_position", "motor_velocity", "brake"
-SPRING_SOFT, SPRING_IMPULSE = "spring_soft", "spring_impulse"
+# drive kinds, as the kernels know them (drive_kind)
+LOWER_LIMIT, UPPER_LIMIT, MOTOR_POSITION, MOTOR_VELOCITY, BRAKE, SPRING_SOFT, SPRING_IMPULSE = range(7)
 MOTOR_MODES = ("position", "velocity")
 
 
@@ -56,7 +55,7 @@ ZERO = Schedule.constant(0.0)
 @dataclass(frozen=True)
 class Drive:
     joint: int  # index into the model's joint list
-    kind: str
+    kind: int  # LOWER_LIMIT ... SPRING_IMPULSE
     value: Schedule = ZERO  # limit or spring rest, in raw joint coordinate
     stiffness: Schedule = ZERO
     damping: Schedule = ZERO  # spring damping, or the brake's C_F
@@ -187,3 +186,35 @@ def spring_energy(drives: list[Drive], coordinate: np.ndarray, axis_of_drive: np
         if drive.kind in (SPRING_SOFT, SPRING_IMPULSE):
             energy += 0.5 * drive.stiffness(t) * (coordinate[axis_of_drive[k]] - drive.value(t)) ** 2
     return energy
+
+
+@dataclass(frozen=True)
+class DriveArrays:
+    """Every drive as arrays for the kernels (D drives; S schedules in one flat table)."""
+
+    kind: np.ndarray  # (D,) LOWER_LIMIT ... SPRING_IMPULSE
+    axis: np.ndarray  # (D,) the axis row (joint coordinate) it acts on
+    max_effort: np.ndarray  # (D,) largest force or torque of a motor (inf: unlimited)
+    offset: np.ndarray  # (D,) raw coordinate at the start: joint position = raw - offset
+    schedule: np.ndarray  # (D, 4) schedules of value, stiffness, damping, target (indices into schedule_start)
+    schedule_start: np.ndarray  # (S + 1,) schedule s is schedule_time/value[start[s]:start[s + 1]]
+    schedule_time: np.ndarray  # (points,) s, increasing within a schedule
+    schedule_value: np.ndarray  # (points,)
+
+    @classmethod
+    def build(cls, drives: list[Drive], drive_axis: np.ndarray) -> "DriveArrays":
+        starts, times, values = [0], [], []
+        indices = []
+        for drive in drives:
+            row = []
+            for schedule in (drive.value, drive.stiffness, drive.damping, drive.target):
+                row.append(len(starts) - 1)
+                times += list(schedule.times)
+                values += list(schedule.values)
+                starts.append(len(times))
+            indices.append(row)
+        return cls(np.array([d.kind for d in drives], dtype=np.int64), np.asarray(drive_axis, dtype=np.int64),
+                   np.array([d.max_effort for d in drives], dtype=float),
+                   np.array([d.offset for d in drives], dtype=float),
+                   np.array(indices, dtype=np.int64).reshape(len(drives), 4), np.array(starts, dtype=np.int64),
+                   np.array(times, dtype=float), np.array(values, dtype=float))

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import ModelError
+from .spec import SHOWN_VALUES
 
 # Second moments of the unit tetrahedron (0, e1, e2, e3): integral of x_i x_j over it (= 1/120 (1 + delta_ij))
 CANONICAL = (np.ones((3, 3)) + np.eye(3)) / 120.0
@@ -29,14 +30,22 @@ def mesh_mass_properties(vertices: np.ndarray, triangles: np.ndarray, *, density
     triangles = np.asarray(triangles, dtype=int)
     if len(triangles) == 0:
         raise ModelError(f"object '{name}': the mesh has no faces, so it has no volume")
-    if not np.isfinite(vertices).all():
-        raise ModelError(f"object '{name}': the mesh has vertices that are not finite")
+    not_finite = np.flatnonzero(~np.isfinite(vertices).all(axis=1))
+    if len(not_finite):
+        first = ", ".join(f"#{i}" for i in not_finite[:SHOWN_VALUES])
+        raise ModelError(f"object '{name}': the mesh has vertices that are not finite: {len(not_finite)} of "
+                         f"{len(vertices)}, first {first}")
     _check_closed(triangles, name)
     corners = vertices[triangles]  # (T, 3 corners, 3 coordinates)
+    # Tetrahedra from the middle of the mesh's box, not the world origin: a 2 cm body 200 m away
+    # keeps its precision, and its volume is measured against its own size.
+    low, high = corners.min(axis=(0, 1)), corners.max(axis=(0, 1))
+    middle = 0.5 * (low + high)
+    corners = corners - middle
     dets = np.linalg.det(corners)  # 6 x signed volume of each tetrahedron
     volume = dets.sum() / 6.0
-    scale = np.abs(corners).max(initial=0.0)
-    if abs(volume) <= 1e-12 * max(scale, 1e-300) ** 3:
+    size = float((high - low).max())
+    if abs(volume) <= 1e-12 * size**3:
         raise ModelError(f"object '{name}': the mesh encloses no volume (flat or empty)")
     if volume < 0:  # wound inside out
         dets, volume = -dets, -volume
@@ -50,7 +59,7 @@ def mesh_mass_properties(vertices: np.ndarray, triangles: np.ndarray, *, density
         mass = density * volume
     covariance *= mass / volume
     inertia = np.trace(covariance) * np.eye(3) - covariance
-    return MassProperties(volume, float(mass), centre, 0.5 * (inertia + inertia.T))
+    return MassProperties(volume, float(mass), centre + middle, 0.5 * (inertia + inertia.T))
 
 
 def _check_closed(triangles: np.ndarray, name: str) -> None:

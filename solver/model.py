@@ -11,13 +11,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import drives as drive_rows
+from .arrays import ModelArrays
+from .elimination import system_pattern
 from .errors import ModelError
 from .frames import Frames
 from .contact.layout import ContactLayout
 from .contact.shapes import read_obstacle, read_shape, read_surface
-from .joints import JOINT_KINDS, KindJoints
+from .joints import JOINT_KINDS, JointArrays
 from .rotation import matrix_to_quaternion, quaternion_to_matrix
-from .spec import REQUIRED, RecordReader
+from .spec import REQUIRED, SMALLEST, RecordReader, short_repr
 
 FORMAT = "mechbake/1"
 WORLD = "world"
@@ -101,6 +103,7 @@ class Model:
         self.body_angular_velocity0 = np.array([[0.0, 0, 0]] + [b["angular_velocity"] for b in bodies]).reshape(n, 3)
         self._build_joints(spec["joints"])
         self.contacts = ContactLayout(self, spec)
+        self._arrays: ModelArrays | None = None
 
     def _build_joints(self, joints: list) -> None:
         self.joint_names = [j["name"] for j in joints]  # (m,)
@@ -108,62 +111,47 @@ class Model:
         self.joint_type = [j["type"] for j in joints]  # (m,)
         self.joint_body_a = np.array([self.body_index[j["body_a"]] for j in joints], dtype=int)  # (m,)
         self.joint_body_b = np.array([self.body_index[j["body_b"]] for j in joints], dtype=int)  # (m,)
-        self.kinds: dict[str, KindJoints] = {}
-        for name, kind in JOINT_KINDS.items():
-            members = np.array([i for i, j in enumerate(joints) if j["type"] == name], dtype=int)
-            if len(members):
-                group = KindJoints(members, self.joint_body_a[members], self.joint_body_b[members],
-                                   [joints[i] for i in members])
-                kind.build(group, self.start)
-                self.kinds[name] = group
-        self._lay_out_rows()
-        self._lay_out_drives(joints)
-
-    def _lay_out_rows(self) -> None:
-        """Rows of all joints, kind by kind: row_joint (R,), row_angular (R,), kind_rows[kind] (m_k, d)."""
-        row_joint: list[int] = []
-        row_angular: list[bool] = []
-        self.kind_rows: dict[str, np.ndarray] = {}
-        for name, group in self.kinds.items():
-            d = len(JOINT_KINDS[name].ROW_ANGULAR)
-            start = len(row_joint)
-            self.kind_rows[name] = start + np.arange(len(group.joint) * d).reshape(len(group.joint), d)
-            for j in group.joint:
-                row_joint += [j] * d
-                row_angular += list(JOINT_KINDS[name].ROW_ANGULAR)
-        self.row_joint = np.array(row_joint, dtype=int)
-        self.row_angular = np.array(row_angular, dtype=bool)
-        joints_with_rows = np.unique(self.row_joint)
-        self.row_layout = (joints_with_rows, np.searchsorted(joints_with_rows, self.row_joint))
+        self.joints = JointArrays.build(joints, self.joint_body_a, self.joint_body_b, self.start)
+        row_counts = [len(JOINT_KINDS[j["type"]].ROW_ANGULAR) for j in joints]
+        self.joint_row_start = np.concatenate(([0], np.cumsum(row_counts))).astype(np.int64)  # (m + 1,)
+        self.row_joint = np.repeat(np.arange(len(joints)), row_counts).astype(np.int64)  # (R,)
         self.joint_colors = _color_joints(self.joint_body_a, self.joint_body_b, self.body_dynamic,
-                                          np.bincount(self.row_joint, minlength=len(self.joint_names)) > 0)
+                                          np.array(row_counts, dtype=int) > 0)
+        self.system = system_pattern(self.row_joint, self.joints.body, self.body_dynamic)
+        self._lay_out_drives(joints)
 
     def _lay_out_drives(self, joints: list) -> None:
         """Joints with a coordinate get an axis row; drives point at those rows."""
         self.axis_joint = np.array([i for i, j in enumerate(joints) if JOINT_KINDS[j["type"]].COORDINATE],
-                                   dtype=int)  # (q,) joint of each axis row
+                                   dtype=np.int64)  # (q,) joint of each axis row
         self.axis_is_angle = np.array([JOINT_KINDS[joints[i]["type"]].COORDINATE == "angle" for i in self.axis_joint],
                                       dtype=bool)  # (q,)
         self.axis_of_joint = {int(j): k for k, j in enumerate(self.axis_joint)}
-        self.kind_axis = {}  # kind -> (positions within the kind's arrays, their axis-row indices)
-        for name, group in self.kinds.items():
-            within = np.array([k for k, j in enumerate(group.joint) if int(j) in self.axis_of_joint], dtype=int)
-            self.kind_axis[name] = (within, np.array([self.axis_of_joint[int(group.joint[k])] for k in within], dtype=int))
-        self.axis_coordinate0 = self.raw_coordinates(self.start)  # (q,) raw coordinates at the start
+        self.axis_coordinate0 = np.array([JOINT_KINDS[joints[j]["type"]].start_coordinate(joints[j])
+                                          for j in self.axis_joint], dtype=float)  # (q,) raw coordinates at the start
         self.drives: list[drive_rows.Drive] = []
         for i, spec in enumerate(joints):
             if i in self.axis_of_joint:
                 self.drives += drive_rows.drives_of_joint(i, spec, float(self.axis_coordinate0[self.axis_of_joint[i]]))
-        self.drive_axis = np.array([self.axis_of_joint[d.joint] for d in self.drives], dtype=int)  # (drives,)
+        self.drive_axis = np.array([self.axis_of_joint[d.joint] for d in self.drives], dtype=np.int64)  # (drives,)
 
-    def raw_coordinates(self, frames: Frames) -> np.ndarray:
-        """(q,) every joint coordinate as the kinds compute it (angles wrapped to (-pi, pi])."""
-        out = np.zeros(len(self.axis_joint))
-        for name, group in self.kinds.items():
-            within, axes = self.kind_axis[name]
-            if len(within):
-                out[axes] = JOINT_KINDS[name].coordinate(group, frames)[within]
-        return out
+    @property
+    def arrays(self) -> ModelArrays:
+        """The model as the kernels read it, built on first use."""
+        if self._arrays is None:
+            drives = drive_rows.DriveArrays.build(self.drives, self.drive_axis)
+            colours = self.joint_colors
+            self._arrays = ModelArrays(
+                self.body_inv_mass, self.body_inertia, self.body_inv_inertia, self.body_gravity, self.body_rotates,
+                self.joints.kind, self.joints.body, self.joints.point, self.joints.direction, self.joints.reference,
+                self.joints.rest, self.joints.length, self.joint_row_start, self.row_joint,
+                np.concatenate(([0], np.cumsum([len(c) for c in colours]))).astype(np.int64),
+                np.concatenate([np.zeros(0, dtype=np.int64)] + [c.astype(np.int64) for c in colours]),
+                self.axis_joint, self.axis_is_angle, drives.kind, drives.axis, drives.max_effort, drives.offset,
+                drives.schedule, drives.schedule_start, drives.schedule_time, drives.schedule_value,
+                self.system.order, self.system.k_start, self.system.k_index, self.system.k_contribution,
+                self.system.ldl_start, self.system.ldl_parent)
+        return self._arrays
 
     # --- files -------------------------------------------------------------------------------
 
@@ -191,8 +179,15 @@ def load_model(path, **setting_overrides) -> Model:
     try:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
+    except UnicodeDecodeError:
+        raise ModelError(f"{path}: not a mechanism file: it is binary, not JSON text (a .blend file is baked with "
+                         f"'python -m mechbake bake')") from None
     except json.JSONDecodeError as error:
         raise ModelError(f"{path}: not valid JSON ({error})") from None
+    except ValueError:  # Python refuses to read integers of more than 4300 digits
+        raise ModelError(f"{path}: holds a number too long to read") from None
+    except RecursionError:
+        raise ModelError(f"{path}: its JSON is nested too deeply to be a mechanism file") from None
     return Model.from_dict(data, **setting_overrides)
 
 
@@ -200,7 +195,7 @@ def _read_model(data, overrides: dict) -> tuple[dict, Settings]:
     top = RecordReader(data, "mechanism")
     version = top.string("format")
     if version != FORMAT:
-        raise top.fail("format", f"must be '{FORMAT}', got {version!r}")
+        raise top.fail("format", f"must be '{FORMAT}', got {short_repr(version)}")
     gravity = top.vector("gravity", [0.0, 0.0, -9.81])
     settings = Settings.read(top.raw("settings", None), overrides)
     raw_bodies = top.raw("bodies", REQUIRED)
@@ -237,13 +232,14 @@ def _read_body(record, k: int) -> dict:
         raise reader.fail("name", f"'{WORLD}' is reserved for the fixed frame")
     fixed = reader.boolean("fixed", False)
     mass = reader.number("mass", 1.0 if fixed else REQUIRED, positive=True)
-    shape = (3, 3) if np.ndim(reader.record.get("inertia", 0)) == 2 else (3,)
+    shape = (3, 3) if _is_nested(reader.record.get("inertia")) else (3,)
     inertia = reader.array("inertia", shape, [0.0, 0.0, 0.0])
     inertia = np.diag(inertia) if shape == (3,) else inertia
     if not np.allclose(inertia, inertia.T, rtol=0, atol=1e-12 * max(1.0, np.abs(inertia).max())):
         raise reader.fail("inertia", "must be symmetric")
-    if np.any(inertia) and np.linalg.eigvalsh(inertia).min() <= 0:
-        raise reader.fail("inertia", f"must be positive definite (or all zeros for a particle), got {inertia.tolist()}")
+    if np.any(inertia) and np.linalg.eigvalsh(inertia).min() < SMALLEST:
+        raise reader.fail("inertia", f"must be positive definite, every principal moment at least {SMALLEST:g} (or all "
+                                     f"zeros for a particle), got {inertia.tolist()}")
     orientation = reader.array("orientation", (4,), [1.0, 0.0, 0.0, 0.0])
     if np.linalg.norm(orientation) < 1e-12:
         raise reader.fail("orientation", "must not be zero")
@@ -265,6 +261,12 @@ def _read_body(record, k: int) -> dict:
         raise reader.fail("angular_velocity", "must be zero for a particle (inertia all zeros)")
     reader.finish()
     return body
+
+
+def _is_nested(value) -> bool:
+    """A list of lists (an inertia tensor rather than its three moments), ragged or not."""
+    sequence = (list, tuple, np.ndarray)
+    return isinstance(value, sequence) and len(value) > 0 and isinstance(value[0], sequence)
 
 
 def _read_joint(record, k: int, body_kinds: dict) -> dict:

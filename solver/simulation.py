@@ -1,15 +1,17 @@
 """Simulation: a Model, a State, and the step that reads as its stages.
 
-    apply_explicit_forces(h/2) -> PositionCorrection (P-steps 1-2, drives) -> ballistic advance (P-step 3)
-    -> apply_explicit_forces(h/2) -> correct_velocities (P-step 4)
+    apply_explicit_forces(h/2) -> correct_positions (P-steps 1-2, drives) -> advance (P-step 3, rows
+    at t+h, apply_explicit_forces(h/2)) -> [impacts] -> correct_velocities (P-step 4)
 
-A step that does not converge is undone from a saved state and retried with half the step (Schmitt
-§5); after a run of good sub-steps the step grows back.
+The stages are compiled kernels (kernels/correction.py); a mechanism without contacts takes one
+kernel call per sub-step. Contacts are found and solved here, between the kernels' stages. A step
+that does not converge is undone from a saved state and retried with half the step (Schmitt §5);
+after a run of good sub-steps the step grows back.
 """
 import numpy as np
 
 from . import drives
-from .corrections import PositionCorrection, apply_explicit_forces, correct_velocities, joint_gaps
+from .arrays import StateArrays, flight_arrays, row_arrays, solver_settings, work_arrays
 from .errors import ModelError, SimulationDiverged
 from .frames import Frames
 from .integrator import fly
@@ -19,18 +21,22 @@ from .contact.detection import find_contacts
 from .contact.impulse import TOUCHING, ContactRows, normal_rates, resolve_impacts
 from .contact.lcp import apply_lcp_impulses
 from .contact.lemke import LemkeFailure
-from .rows import Rows, joint_errors
-from .state import State, unwrap
+from .state import State
 
 LCP_ROUNDS = 6  # turns of the contact LCP and the joint correction within one step
 MAX_HALVINGS = 16  # the step may shrink to h / 2^16 before the run is declared diverged
 GROW_AFTER = 4  # good sub-steps in a row before a halved step doubles again
+CONTACT_TIGHTNESS = 1e-3  # contact impulses converge to this fraction of Dmax per step
+COUNTERS = ("corrections", "solves", "velocity_solves")  # kernels.correction.CORRECTIONS ...
 
 
 class Simulation:
     def __init__(self, model: Model, **setting_overrides):
         if setting_overrides:
             model = Model(model.spec, Settings.read(model.settings.to_dict(), setting_overrides))
+        from .kernels import correction, flight, rows  # numba and the compiled kernels load here, not on import
+
+        self._kernels, self._fly_kernel, self._rows_kernels = correction, flight.fly, rows
         self.model = model
         self.h = model.settings.h
         self.state = State.initial(model)
@@ -38,7 +44,14 @@ class Simulation:
                       "halvings": 0, "lcp_fallbacks": 0}
         self._substep = self.h
         self._good_in_a_row = 0
-        self._rows: Rows | None = None
+        self._arrays = model.arrays
+        self._settings = solver_settings(model.settings)
+        self._rows = row_arrays(model)  # the rows at the state's instant, when _rows_valid
+        self._rows_valid = False
+        self._flight = flight_arrays(model)  # the last look-ahead, valid for P-step 3 when _flight_valid
+        self._flight_valid = False
+        self._work = work_arrays(model)
+        self._counters = np.zeros(len(COUNTERS), dtype=np.int64)
         if model.contacts.enabled:  # what touches at the start is resting, not an impact
             contacts = find_contacts(model, self.state.frames, self.state.frames)
             self.state.touching = frozenset(contacts.subset(contacts.separation(self.state.frames) < TOUCHING).key)
@@ -75,11 +88,11 @@ class Simulation:
         remaining = duration
         while remaining > 1e-9 * duration:
             h = min(self._substep, remaining)
-            saved, saved_rows = self.state.copy(), self._rows
+            saved = self.state.copy()
             failure = self._try_substep(h)
             if isinstance(failure, float):  # a collision ahead: step exactly to it (Schmitt §11)
                 h = failure
-                self.state, self._rows = saved.copy(), saved_rows
+                self._restore(saved.copy())
                 failure = self._try_substep(h, shortened=True)
             if failure is None:
                 remaining -= h
@@ -87,63 +100,153 @@ class Simulation:
                 if self._good_in_a_row >= GROW_AFTER and self._substep < self.h:
                     self._substep, self._good_in_a_row = min(2 * self._substep, self.h), 0
                 continue
-            self.state, self._rows = saved, saved_rows
+            self._restore(saved)
             self._substep /= 2
             self._good_in_a_row = 0
             self.stats["halvings"] += 1
             if self._substep < self.h / 2**MAX_HALVINGS:
                 joint, gap = failure
-                name = self.model.joint_names[joint] if joint is not None else None
+                name = self.model.joint_names[joint] if joint is not None and joint >= 0 else None
                 where = f"joint '{name}' kept a gap of {gap:.3g} m" if name else "the state became non-finite"
                 raise SimulationDiverged(
                     f"simulation diverged at t = {self.state.time:.6g} s: {where} even at step {2 * self._substep:.3g} s",
                     self.state.time, name)
         self.state.time = end
 
+    def _restore(self, state: State) -> None:
+        self.state = state
+        self._rows_valid = self._flight_valid = False
+
+    def _state_arrays(self) -> StateArrays:
+        state = self.state
+        return StateArrays(state.frames.position, state.frames.rotation, state.twist, state.axis_coordinate,
+                           np.array([state.time]))
+
+    def _ensure_rows(self) -> None:
+        if not self._rows_valid:
+            self._rows_kernels.build(self._arrays, self._settings.solver, self.state.frames.position,
+                                     self.state.frames.rotation, self._rows)
+            self._rows_valid = True
+
+    def _count(self) -> None:
+        for name, count in zip(COUNTERS, self._counters):
+            self.stats[name] += int(count)
+        self._counters[:] = 0
+
     def _try_substep(self, h: float, shortened: bool = False):
         """One sub-step of length h; None on success, a shorter step to take instead when a
-        collision lies ahead, else (worst joint, its gap) for the report. The stages:
-        half the explicit forces -> contacts ahead -> P-steps 1-2 (joints, drives, contact pairs)
-        -> P-step 3 (ballistic flight) -> the other half of the forces -> impacts -> P-step 4."""
-        model, state = self.model, self.state
-        if self._rows is None:
-            self._rows = Rows.build(model, state.frames)
-        rows = self._rows
-        apply_explicit_forces(model, state, rows, 0.5 * h)
+        collision lies ahead, else (worst joint, its gap) for the report."""
+        self._ensure_rows()
+        if self.model.contacts.enabled:
+            failure = self._contact_substep(h, shortened)
+        else:
+            arrays = self._state_arrays()
+            status, joint, gap = self._kernels.substep(self._arrays, self._settings, arrays, self._rows, self._flight,
+                                                       self._work, h, self._counters)
+            self.state.time = float(arrays.time[0])
+            failure = None if status == 0 else (joint, gap)
+        self._count()
+        if failure is not None:
+            return failure
+        self._rows_valid = True  # the kernels built the rows at the new instant
+        self.stats["substeps"] += 1
+        return None
+
+    def _contact_substep(self, h: float, shortened: bool):
+        """The stages of a sub-step with contacts: half the explicit forces -> contacts ahead ->
+        P-steps 1-2 (joints, drives, contact pairs) -> P-step 3 -> the other half of the forces ->
+        impacts -> P-step 4."""
+        k, state = self._kernels, self.state
+        arrays = self._state_arrays()
+        k.apply_explicit_forces(self._arrays, self._rows, state.twist, state.axis_coordinate, state.time, 0.5 * h)
         contact_rows, lcp_contacts, impact = self._contacts_ahead(h, shortened)
         if impact is not None:
             return impact
-        correction = PositionCorrection(model, state, rows, rows.solve_stages(model), h, self.stats, contact_rows)
-        if not correction.run():
-            return correction.worst_joint, correction.worst_gap
-        if lcp_contacts is not None and len(model.joint_names):
-            failure = self._lcp_with_joints(correction, lcp_contacts, h)
+        self._work.accumulated[:] = 0.0
+        converged, joint, gap = self._correct_positions(arrays, h, contact_rows)
+        if not converged:
+            return joint, gap
+        if lcp_contacts is not None and len(self.model.joint_names):
+            failure = self._lcp_with_joints(arrays, lcp_contacts, h)
             if failure is not None:
                 return failure
-        flight = correction.flight or fly(model, state.frames, state.twist, h)
-        state.frames, state.twist = flight.land()
-        state.axis_coordinate = unwrap(model, model.raw_coordinates(state.frames), state.axis_coordinate)
-        state.time += h
-        if not state.is_finite():
-            return correction.worst_joint, np.inf
-        rows = Rows.build(model, state.frames)
-        apply_explicit_forces(model, state, rows, 0.5 * h)
-        touching = self._impacts(rows, h)
-        if model.settings.velocity_correction:
-            self._correct_velocities(rows, touching, h, correction.accumulated)
-        if not state.is_finite():
-            return correction.worst_joint, np.inf
-        self._rows = rows
-        self.stats["substeps"] += 1
+        if not self._flight_valid:
+            self._fly_kernel(self._arrays, self._settings.taylor_order, state.frames.position, state.frames.rotation,
+                             state.twist, h, self._flight)
+        finite = k.advance(self._arrays, self._settings, arrays, self._rows, self._flight, self._work, h)
+        state.time = float(arrays.time[0])
+        self._flight_valid = False
+        if not finite:
+            return joint, np.inf
+        touching = self._impacts(h)
+        if self.model.settings.velocity_correction:
+            k.correct_velocities(self._arrays, self._settings, arrays, self._rows, self._work, h, self._counters)
+            if touching is not None and len(touching):
+                contact_rows = ContactRows(self.model, self, touching, state.frames)
+                for _ in range(self.model.settings.max_corrections):
+                    if contact_rows.solve_velocities(state.twist.reshape(-1)) < self.model.settings.vmax:
+                        break
+        if not k.is_finite(arrays):
+            return joint, np.inf
         return None
+
+    def _correct_positions(self, arrays: StateArrays, h: float, contact_rows):
+        """P-steps 1 and 2 with the drives and, when there are any, Schmitt §11's contact pairs:
+        (converged, worst joint, its gap)."""
+        k, a, s, work = self._kernels, self._arrays, self._settings, self._work
+        if contact_rows is None:
+            converged, joint, gap = k.correct_positions(a, s, arrays, self._rows, self._flight, work, h, self._counters)
+            self._flight_valid = bool(converged)
+            return converged, joint, gap
+        twist = self.state.twist.reshape(-1)
+        first_worst = None
+        joints_settled = False
+        joint, gap = -1, 0.0
+        loop_drives = bool(np.any(a.drive_kind != drives.SPRING_IMPULSE))
+        for _ in range(s.max_corrections):
+            joint = k.look(a, s, arrays, self._rows, self._flight, work, h)
+            gap = float(work.gaps[joint]) if joint >= 0 else 0.0
+            first_worst = gap if first_worst is None else first_worst
+            if not np.isfinite(gap) or gap > k.GROWTH_LIMIT * max(first_worst, s.dmax):
+                return False, joint, gap
+            gap_h, slip_h = contact_rows.slip_and_gap(Frames(self._flight.position, self._flight.rotation))
+            contact_rates = contact_rows.rates(twist)
+            corrected = k.correct_joints(a, s, arrays, self._rows, self._flight, work, h, self._counters)
+            drive_change = 0.0
+            if loop_drives:
+                drive_change = k.solve_loop_drives(a, self._rows, arrays.twist, arrays.axis_coordinate,
+                                                   work.coordinate_h, work.rate_at_look, work.accumulated,
+                                                   self.state.time, h)
+            joints_settled = corrected == 0 and drive_change < s.dmax
+            # a resting body must not creep: its contacts converge far below Dmax per step
+            contact_change = contact_rows.solve(twist, gap_h, slip_h, contact_rates, h) / CONTACT_TIGHTNESS
+            self._flight_valid = not (corrected or drive_change or contact_change)
+            if joints_settled and contact_change < s.dmax:
+                return True, joint, gap
+        # out of sweeps: the step stands if only the contacts' tight tolerance is missing (a smaller
+        # step would not converge them faster); the joints' failure halves it
+        return joints_settled, joint, gap
+
+    def through_joints_of(self, model, jacobian: np.ndarray):
+        """Contact rows (k, 6n) as the joints let them act: (response (6n, k), matrix (k, k)); see
+        kernels/rows.through_joints."""
+        n = len(model.body_names)
+        rows = self._rows
+        per_body = jacobian.T.reshape(n, 6, -1)
+        plain = np.empty_like(per_body)
+        plain[:, :3] = per_body[:, :3] * model.body_inv_mass[:, None, None]
+        plain[:, 3:] = rows.inv_inertia_world @ per_body[:, 3:]
+        columns = np.ascontiguousarray(plain.transpose(2, 0, 1))  # (k, n, 6)
+        response = np.empty_like(columns)
+        self._rows_kernels.through_joints_many(self._arrays, rows, columns, response)
+        response = response.transpose(1, 2, 0).reshape(6 * n, -1)
+        return response, jacobian @ response
 
     def _contacts_ahead(self, h: float, shortened: bool):
         """Contacts within reach this step: (contact rows for the loop, contacts the LCP took, a shorter
         step to take first when a pair would collide within this one)."""
         model, state = self.model, self.state
-        if not model.contacts.enabled:
-            return None, None, None
-        ahead = fly(model, state.frames, state.twist, h).frames
+        ahead = fly(model, state.frames, state.twist, h)
         contacts = find_contacts(model, state.frames, ahead)
         if not len(contacts):
             return None, None, None
@@ -152,40 +255,28 @@ class Simulation:
             if lcp_contacts is not None:
                 return None, lcp_contacts, None
             # Lemke ended on a ray: this step's contacts go the impulse way
-            return ContactRows(model, self._rows, contacts, state.frames), None, None
-        contact_rows = ContactRows(model, self._rows, contacts, state.frames)
+            return ContactRows(model, self, contacts, state.frames), None, None
+        contact_rows = ContactRows(model, self, contacts, state.frames)
         impact = None if shortened else _first_impact(contact_rows, state, h, ahead)
         return contact_rows, None, impact
 
-    def _impacts(self, rows, h: float):
+    def _impacts(self, h: float):
         """Schmitt §11 impact pairs at the end of the step; the contacts touching now."""
         model, state = self.model, self.state
-        if not model.contacts.enabled:
-            return None
         contacts = find_contacts(model, state.frames, state.frames)
         touching = contacts.subset(contacts.separation(state.frames) < TOUCHING + 2 * model.settings.dmax)
         fresh = np.array([key not in state.touching for key in touching.key], dtype=bool)
-        resolve_impacts(model, rows, touching, state.frames, state.twist.reshape(-1), fresh,
+        resolve_impacts(model, self, touching, state.frames, state.twist.reshape(-1), fresh,
                         2.0 * float(np.linalg.norm(model.gravity)) * h)
         state.touching = frozenset(touching.key)
         return touching
 
-    def _correct_velocities(self, rows, touching, h: float, spent) -> None:
-        """P-step 4 for the joints and drives, then for the touching contacts."""
-        model, state = self.model, self.state
-        correct_velocities(model, state, rows, rows.solve_stages(model), h, spent, self.stats)
-        if touching is not None and len(touching):
-            contact_rows = ContactRows(model, rows, touching, state.frames)
-            for _ in range(model.settings.max_corrections):
-                if contact_rows.solve_velocities(state.twist.reshape(-1)) < model.settings.vmax:
-                    break
-
     def _richardson_step(self) -> None:
         """Schmitt §8: p3 = -1/3 p(h) + 4/3 p(h/2 twice), applied to positions, rotations, velocities."""
-        start, start_rows = self.state.copy(), self._rows
+        start = self.state.copy()
         self._advance(self.h)
         coarse = self.state
-        self.state, self._rows = start, start_rows
+        self._restore(start)
         self._advance(0.5 * self.h)
         self._advance(0.5 * self.h)
         fine = self.state
@@ -195,34 +286,36 @@ class Simulation:
 
         rotation = blend(coarse.frames.rotation, fine.frames.rotation)
         rotation[self.model.body_rotates] = orthonormalize(rotation[self.model.body_rotates])
-        self.state = State(fine.time, Frames(blend(coarse.frames.position, fine.frames.position), rotation),
-                           blend(coarse.twist, fine.twist), blend(coarse.axis_coordinate, fine.axis_coordinate))
-        self._rows = None
+        self._restore(State(fine.time, Frames(blend(coarse.frames.position, fine.frames.position), rotation),
+                            blend(coarse.twist, fine.twist), blend(coarse.axis_coordinate, fine.axis_coordinate)))
 
-    def _lcp_with_joints(self, correction, contacts, h: float):
+    def _lcp_with_joints(self, arrays: StateArrays, contacts, h: float):
         """The joints' correction may push a contact back in: the LCP and the joints take turns."""
         model, state = self.model, self.state
         for _ in range(LCP_ROUNDS):
-            flight = correction.flight or fly(model, state.frames, state.twist, h)
-            if contacts.separation(flight.frames).min() >= -0.5 * model.settings.dmax:
+            if not self._flight_valid:
+                self._fly_kernel(self._arrays, self._settings.taylor_order, state.frames.position,
+                                 state.frames.rotation, state.twist, h, self._flight)
+            if contacts.separation(Frames(self._flight.position, self._flight.rotation)).min() >= -0.5 * model.settings.dmax:
+                self._flight_valid = True
                 return None
-            apply_lcp_impulses(model, self._rows, contacts, state.frames, state.twist, h,
-                               np.zeros(len(contacts), dtype=bool))
-            if not correction.run():
-                return correction.worst_joint, correction.worst_gap
+            apply_lcp_impulses(model, self, contacts, state.frames, state.twist, h, np.zeros(len(contacts), dtype=bool))
+            converged, joint, gap = self._correct_positions(arrays, h, None)
+            if not converged:
+                return joint, gap
         return None
 
     def _lcp_stage(self, contacts, h: float):
         """Stewart and Trinkle's LCP for this step's contacts; None (and the state untouched) when
         Lemke's algorithm ends on a ray for every covering vector it tries."""
-        model, state, rows = self.model, self.state, self._rows
+        model, state = self.model, self.state
         gap_now = contacts.separation(state.frames)
         approach = normal_rates(model, contacts, state.frames, state.twist)
         impacting = (gap_now > TOUCHING) | np.array([key not in state.touching for key in contacts.key])
         impacting &= approach < -2.0 * float(np.linalg.norm(model.gravity)) * h
         before = state.twist.copy()
         try:
-            apply_lcp_impulses(model, rows, contacts, state.frames, state.twist, h, impacting)
+            apply_lcp_impulses(model, self, contacts, state.frames, state.twist, h, impacting)
         except LemkeFailure:
             state.twist[:] = before
             self.stats["lcp_fallbacks"] += 1
@@ -278,11 +371,26 @@ class Simulation:
         potential = -np.sum(mass * (state.frames.position[moving] @ model.gravity))
         return float(kinetic + potential + drives.spring_energy(model.drives, state.axis_coordinate, model.drive_axis, state.time))
 
+    def joint_gaps(self) -> np.ndarray:
+        """(m,) every joint's positional gap now, m (angles as rad on a 1 m lever)."""
+        work = self._work
+        self._kernels.joint_errors(self._arrays, self.state.frames.position, self.state.frames.rotation, work.errors)
+        self._kernels.joint_gaps(self._arrays, work.errors, work.gaps)
+        return work.gaps.copy()
+
+    def joint_rates(self) -> np.ndarray:
+        """(m,) every joint's velocity error now, m/s (angular rows as rad/s on a 1 m lever)."""
+        self._ensure_rows()
+        work = self._work
+        self._rows_kernels.rates(self._arrays, self._rows, self.state.twist, work.errors)
+        self._kernels.joint_gaps(self._arrays, work.errors, work.gaps)
+        return work.gaps.copy()
+
     def max_joint_error(self) -> float:
         """Largest positional gap over all joints now, m (angles as rad on a 1 m lever; limits and
         rail stops count by how far they are passed)."""
         model = self.model
-        gaps = [float(joint_gaps(model, joint_errors(model, self.state.frames)).max(initial=0.0))]
+        gaps = [float(self.joint_gaps().max(initial=0.0))]
         for k, drive in enumerate(model.drives):
             overshoot = self.state.axis_coordinate[model.drive_axis[k]] - drive.value(self.state.time)
             if drive.kind == drives.LOWER_LIMIT:
@@ -321,4 +429,4 @@ def _first_root(gap: float, rate: float, curvature: float, h: float) -> float:
     return min([r for r in roots if 0 < r <= h], default=h)
 
 
-__all__ = ["Simulation", "joint_gaps"]
+__all__ = ["Simulation"]

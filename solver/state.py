@@ -36,8 +36,3 @@ class State:
         # a NaN or an infinity anywhere makes the sum non-finite
         return bool(np.isfinite(self.frames.position.sum() + self.twist.sum() + self.frames.rotation.sum()))
 
-
-def unwrap(model, raw: np.ndarray, previous: np.ndarray) -> np.ndarray:
-    """Continues angle coordinates across +-pi from their previous values; lengths pass through."""
-    turned = previous + (raw - previous + np.pi) % (2 * np.pi) - np.pi
-    return np.where(model.axis_is_angle, turned, raw)

@@ -79,8 +79,8 @@ def find_contacts(model, now: Frames, ahead: Frames) -> Contacts:
         centre_ahead = ahead.points(layout.probe_body, layout.probe_local)
         for index, plane in enumerate(layout.planes):
             parts.append(_against_plane(model, index, plane, centre_now, centre_ahead))
-        for index, (mesh, grid) in enumerate(layout.meshes):
-            parts.append(_against_mesh(model, index, mesh, grid, centre_now, centre_ahead))
+        for index, (mesh, bvh) in enumerate(layout.meshes):
+            parts.append(_against_mesh(model, index, mesh, bvh, now, centre_now, centre_ahead))
         parts.append(_against_round_bodies(model, now, ahead, centre_now, centre_ahead))
         parts.append(_against_boxes(model, now, ahead, centre_now, centre_ahead))
         parts.append(_against_convex(model, now, ahead, centre_now, centre_ahead))
@@ -115,46 +115,50 @@ def _against_plane(model, index: int, plane: dict, centre_now, centre_ahead):
             np.zeros((count, 2, 3)), np.zeros(count))
 
 
-def _against_mesh(model, index: int, mesh: dict, grid, centre_now, centre_ahead):
-    """Each probe against the nearest triangle of the mesh near its path through the step."""
+def _against_mesh(model, index: int, mesh: dict, bvh, now: Frames, centre_now, centre_ahead):
+    """Each probe against the nearest triangle of the mesh near its path through the step.
+
+    Triangles are two-sided, as a modeller expects of a floor after Flip Normals or a single-sheet
+    wall met from behind: a probe meets a triangle's face from the side it is on. A probe within
+    MARGIN of the face's plane may be resting on it with a little overlap, so there the side is that
+    of its body's centre of mass (a convex body touching a face lies on one side of it, its centre
+    included); any further, the probe's own side."""
     layout = model.contacts
-    keys, bodies, probes_out, surfaces, normals = [], [], [], [], []
-    for probe in range(len(layout.probe_body)):
-        body = layout.probe_body[probe]
-        if not model.body_dynamic[body]:
-            continue
-        reach = layout.probe_radius[probe] + MARGIN
-        low = np.minimum(centre_now[probe], centre_ahead[probe]) - reach
-        high = np.maximum(centre_now[probe], centre_ahead[probe]) + reach
-        triangles = grid.near(low, high)
-        if not len(triangles):
-            continue
-        closest = _closest_on_triangles(centre_now[probe], grid.corners[triangles])
-        offset = centre_now[probe] - closest
-        distance = np.linalg.norm(offset, axis=1)
-        best = int(np.argmin(distance))
-        triangle = triangles[best]
-        face_normal = grid.normals[triangle]
-        # a probe over the face takes the face's plane; one beyond an edge or corner, the plane facing it
-        if distance[best] > 1e-9 and abs(offset[best] @ face_normal) < distance[best] * (1 - 1e-9):
-            normal = offset[best] / distance[best]
-        else:
-            normal = face_normal
-        gap_now = (centre_now[probe] - closest[best]) @ normal - layout.probe_radius[probe]
-        gap_ahead = (centre_ahead[probe] - closest[best]) @ normal - layout.probe_radius[probe]
-        if min(gap_now, gap_ahead) < MARGIN:
-            keys.append(("mesh", index, int(triangle), probe))
-            bodies.append(body)
-            probes_out.append(probe)
-            surfaces.append(closest[best])
-            normals.append(normal)
-    if not keys:
+    # a probe whose path is not finite (a diverging state, which the step reports) would meet every box
+    finite_path = np.isfinite(centre_now).all(axis=1) & np.isfinite(centre_ahead).all(axis=1)
+    probes = np.flatnonzero(model.body_dynamic[layout.probe_body] & finite_path)
+    reach = (layout.probe_radius[probes] + MARGIN)[:, None]
+    low = np.minimum(centre_now[probes], centre_ahead[probes]) - reach
+    high = np.maximum(centre_now[probes], centre_ahead[probes]) + reach
+    found_start, triangles = bvh.near(low, high)
+    if not len(triangles):
         return None
-    bodies_arr, probes_arr = np.array(bodies, dtype=int), np.array(probes_out, dtype=int)
-    friction, restitution = _pair_surface(model, bodies_arr, mesh["friction"], mesh["restitution"])
-    return (keys, np.zeros(len(keys), dtype=int), bodies_arr, layout.probe_local[probes_arr],
-            layout.probe_radius[probes_arr], np.array(surfaces), np.array(normals), friction, restitution,
-            np.zeros((len(keys), 2, 3)), np.zeros(len(keys)))
+    pair_probe = np.repeat(probes, np.diff(found_start))  # (K,) the probe of each (probe, triangle) pair
+    closest = _closest_on_triangles(centre_now[pair_probe], bvh.corners[triangles])
+    distance = np.linalg.norm(centre_now[pair_probe] - closest, axis=1)
+    by_probe = np.lexsort((distance, pair_probe))  # each probe's pairs, nearest first
+    nearest = by_probe[np.r_[True, np.diff(pair_probe[by_probe]) != 0]]
+    probe, triangle, closest, distance = pair_probe[nearest], triangles[nearest], closest[nearest], distance[nearest]
+    offset = centre_now[probe] - closest
+    face_normal = bvh.normals[triangle]
+    height = np.einsum("mi,mi->m", offset, face_normal)
+    bodies = layout.probe_body[probe]
+    centre_height = np.einsum("mi,mi->m", now.position[bodies] - closest, face_normal)
+    side = np.where(np.abs(height) > MARGIN, np.sign(height), np.sign(centre_height))
+    face_normal = np.where(side[:, None] < 0, -face_normal, face_normal)
+    # a probe over the face takes the face's plane; one beyond an edge or corner, the plane facing it
+    over_face = (distance <= 1e-9) | (np.abs(height) >= distance * (1 - 1e-9))
+    normal = np.where(over_face[:, None], face_normal, offset / np.maximum(distance, 1e-300)[:, None])
+    gap_now = np.einsum("mi,mi->m", offset, normal) - layout.probe_radius[probe]
+    gap_ahead = np.einsum("mi,mi->m", centre_ahead[probe] - closest, normal) - layout.probe_radius[probe]
+    near = np.minimum(gap_now, gap_ahead) < MARGIN
+    if not near.any():
+        return None
+    probe, bodies, count = probe[near], bodies[near], int(near.sum())
+    friction, restitution = _pair_surface(model, bodies, mesh["friction"], mesh["restitution"])
+    return ([("mesh", index, int(t), int(p)) for t, p in zip(triangle[near], probe)], np.zeros(count, dtype=int),
+            bodies, layout.probe_local[probe], layout.probe_radius[probe], closest[near], normal[near], friction,
+            restitution, np.zeros((count, 2, 3)), np.zeros(count))
 
 
 def _against_round_bodies(model, now: Frames, ahead: Frames, centre_now, centre_ahead):
@@ -299,7 +303,10 @@ def _closest_on_triangles(point: np.ndarray, corners: np.ndarray) -> np.ndarray:
     d5, d6 = np.einsum("ti,ti->t", ab, cp), np.einsum("ti,ti->t", ac, cp)
     va, vb, vc = d3 * d6 - d5 * d4, d5 * d2 - d1 * d6, d1 * d4 - d3 * d2
     total = np.where(np.abs(va + vb + vc) > 1e-300, va + vb + vc, 1e-300)
-    result = a + (vb / total)[:, None] * ab + (vc / total)[:, None] * ac  # inside the face
+    # the face's formula is evaluated for every triangle but kept only where the point lies over the
+    # face; elsewhere it may overflow for a point astronomically far (a diverging state, reported by the step)
+    with np.errstate(over="ignore", invalid="ignore"):
+        result = a + (vb / total)[:, None] * ab + (vc / total)[:, None] * ac
     regions = [
         (vc <= 0) & (d1 >= 0) & (d3 <= 0), a + _ratio(d1, d1 - d3)[:, None] * ab,  # edge ab
         (vb <= 0) & (d2 >= 0) & (d6 <= 0), a + _ratio(d2, d2 - d6)[:, None] * ac,  # edge ac

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..frames import Frames
 from ..rotation import perpendicular_basis
-from ..rows import contact_jacobian
+from .jacobian import contact_jacobian
 from .detection import Contacts
 
 # Separations below this count as touching (a contact pair); above it a pair that closes within the

@@ -1,8 +1,8 @@
 """The model's contact data as arrays: probe points of the bodies, obstacles, pairs that may touch."""
 import numpy as np
 
-from .broadphase import TriangleGrid
-from .shapes import convex_faces, probe_points
+from .broadphase import TriangleBVH
+from .shapes import contact_hull, probe_points
 
 
 class ContactLayout:
@@ -20,7 +20,12 @@ class ContactLayout:
         for i, body in enumerate(bodies, start=1):
             if "shape" not in body:
                 continue
-            points, radii = probe_points(body["shape"])
+            if body["shape"]["type"] == "convex":  # its hull's faces are a surface for other bodies' probes
+                hull = contact_hull(body["shape"]["vertices"])
+                points, radii = hull.vertices, np.zeros(len(hull.vertices))
+                self.convex_surfaces.append((i, hull.normals @ model.body_principal_axes[i], hull.offsets))
+            else:
+                points, radii = probe_points(body["shape"])
             # shapes are given in the body frame about the centre of mass; the state uses the principal frame
             local = points @ model.body_principal_axes[i]
             probe_body += [i] * len(points)
@@ -31,9 +36,6 @@ class ContactLayout:
                 box_centre.append(np.asarray(body["shape"]["centre"]) @ model.body_principal_axes[i])
                 box_half.append(0.5 * np.asarray(body["shape"]["size"]))
                 box_axes.append(model.body_principal_axes[i].T)  # the box's axes in the principal frame (rows)
-            if body["shape"]["type"] == "convex":  # its hull's faces are a surface for other bodies' probes
-                normals, offsets = convex_faces(local)
-                self.convex_surfaces.append((i, normals, offsets))
             if body["shape"]["type"] in ("sphere", "capsule"):
                 round_body.append(i)
                 round_ends.append(local if len(local) == 2 else np.vstack((local, local)))
@@ -49,7 +51,8 @@ class ContactLayout:
         self.box_half = np.array(box_half, dtype=float).reshape(-1, 3)  # (B, 3) half sizes along the box axes
         self.box_axes = np.array(box_axes, dtype=float).reshape(-1, 3, 3)  # (B, 3, 3) rows: box axes, principal frame
         self.planes = [o for o in spec["obstacles"] if o["type"] == "plane"]
-        self.meshes = [(o, TriangleGrid(o["vertices"], o["triangles"])) for o in spec["obstacles"] if o["type"] == "mesh"]
+        self.meshes = [(o, TriangleBVH.build(o["vertices"], o["triangles"])) for o in spec["obstacles"]
+                       if o["type"] == "mesh"]
         # bodies joined by a joint do not collide with each other, as in every rig
         joined = {frozenset((int(a), int(b))) for a, b in zip(model.joint_body_a, model.joint_body_b)}
         shaped = sorted(set(probe_body))

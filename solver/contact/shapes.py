@@ -3,15 +3,19 @@ contact detection works with.
 
 A body shape becomes probe points fixed in the body, each with a radius: a sphere is its centre
 with its radius, a capsule its two cap centres with its radius, a box its eight corners, a convex
-shape its vertices, a point set its points. Obstacles are planes and triangle meshes, fixed in the
-world.
+shape the corners of its hull, a point set its points. Obstacles are planes and triangle meshes,
+fixed in the world.
 """
 import numpy as np
 
 from ..errors import ModelError
-from ..spec import RecordReader, checked_array
+from ..spec import RecordReader, checked_array, short_repr
+from .hull import Hull, convex_hull, spans_volume
 
 SHAPES = ("sphere", "capsule", "box", "convex", "points")
+# Corners of a convex shape's contact hull, at most (PhysX limits GPU hulls to 64 vertices, Bullet's
+# btShapeHull keeps 42): each is a probe, tested against every surface near it at every step.
+MAX_HULL_VERTICES = 64
 OBSTACLES = ("plane", "mesh")
 
 
@@ -35,17 +39,18 @@ def read_shape(reader: RecordReader) -> dict | None:
         value = record.raw(key)
         needed = 4 if kind == "convex" else 1
         if not isinstance(value, list) or len(value) < needed:
-            raise record.fail(key, f"needs a list of at least {needed} points, got {value!r}")
+            raise record.fail(key, f"needs a list of at least {needed} points, got {short_repr(value)}")
         points = checked_array(value, (len(value), 3), lambda problem: record.fail(key, problem))
-        if kind == "convex" and np.linalg.matrix_rank(points - points.mean(axis=0), tol=1e-9) < 3:
-            raise record.fail(key, "must span a volume (the points are flat or on a line)")
+        if kind == "convex" and not spans_volume(points):
+            raise record.fail(key, "must span a volume (the points are flat or on a line, for their size)")
         shape[key] = points
     record.finish()
     return shape
 
 
 def probe_points(shape: dict) -> tuple[np.ndarray, np.ndarray]:
-    """(k, 3) points in the user's body frame and (k,) radii."""
+    """(k, 3) points in the user's body frame and (k,) radii (for every shape but convex ones,
+    whose probes are the corners of their contact hull)."""
     kind = shape["type"]
     if kind == "sphere":
         return np.zeros((1, 3)), np.array([shape["radius"]])
@@ -56,39 +61,28 @@ def probe_points(shape: dict) -> tuple[np.ndarray, np.ndarray]:
         half = 0.5 * np.asarray(shape["size"])
         corners = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float)
         return corners * half + np.asarray(shape["centre"]), np.zeros(8)
-    points = np.asarray(shape["vertices"] if kind == "convex" else shape["points"], dtype=float)
+    points = np.asarray(shape["points"], dtype=float)
     return points, np.zeros(len(points))
+
+
+def contact_hull(vertices: np.ndarray) -> Hull:
+    """A convex shape's hull as contacts use it: at most MAX_HULL_VERTICES corners, the probes of
+    the body, and its face planes, a surface for other bodies' probes."""
+    return convex_hull(vertices, MAX_HULL_VERTICES)
 
 
 def convex_faces(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The face planes of the points' convex hull: (f, 3) outward unit normals and (f,) offsets, with
-    n.x <= offset inside. Every vertex triple whose plane has all points on one side is a face plane
-    (duplicates merged); hulls of modelled shapes have few enough vertices for that to be quick."""
-    from itertools import combinations
-
-    triples = np.array(list(combinations(range(len(points)), 3)))
-    a, b, c = points[triples[:, 0]], points[triples[:, 1]], points[triples[:, 2]]
-    normals = np.cross(b - a, c - a)
-    size = np.linalg.norm(normals, axis=1)
-    scale = np.abs(points).max() if len(points) else 1.0
-    tolerance = 1e-9 * max(scale, 1e-300)
-    usable = size > tolerance * max(scale, 1e-300)
-    normals, a = normals[usable] / size[usable, None], a[usable]
-    offsets = np.einsum("fi,fi->f", normals, a)
-    sides = points @ normals.T - offsets  # (points, planes)
-    outward = np.all(sides <= tolerance, axis=0)
-    inward = np.all(sides >= -tolerance, axis=0)
-    normals = np.concatenate((normals[outward], -normals[inward]))
-    offsets = np.concatenate((offsets[outward], -offsets[inward]))
-    _, unique = np.unique(np.round(np.column_stack((normals, offsets)) / tolerance).astype(np.int64), axis=0,
-                          return_index=True)
-    return normals[unique], offsets[unique]
+    n.x <= offset inside."""
+    hull = convex_hull(points)
+    return hull.normals, hull.offsets
 
 
 def read_obstacle(record, k: int) -> dict:
-    name = record.get("name") if isinstance(record, dict) else None
+    name = record.get("name", f"obstacle {k}") if isinstance(record, dict) else None
     reader = RecordReader(record, f"obstacle '{name}'" if isinstance(name, str) else f"obstacle #{k}")
-    obstacle: dict = {"name": reader.string("name"), "type": reader.string("type", choices=OBSTACLES)}
+    # unnamed obstacles are named by their place in the list, as other optional fields get defaults
+    obstacle: dict = {"name": reader.string("name", f"obstacle {k}"), "type": reader.string("type", choices=OBSTACLES)}
     obstacle["friction"], obstacle["restitution"] = read_surface(reader, reader.where)
     if obstacle["type"] == "plane":
         obstacle["point"] = reader.vector("point")

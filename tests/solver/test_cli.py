@@ -2,6 +2,8 @@
 import csv
 import json
 
+import pytest
+
 import mechanisms
 from mechbake.solver.__main__ import main
 
@@ -33,3 +35,20 @@ def test_invalid_scene_exits_non_zero_with_the_field(tmp_path, capsys):
 def test_missing_file_exits_non_zero(tmp_path, capsys):
     assert main(["run", str(tmp_path / "nowhere.json")]) == 2
     assert "nowhere.json" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("duration", ["nan", "inf", "-1", "0"])
+def test_duration_must_be_a_positive_number(tmp_path, capsys, duration):
+    scene = tmp_path / "pendulum.json"
+    scene.write_text(json.dumps(mechanisms.pendulum()))
+    assert main(["run", str(scene), f"--duration={duration}"]) == 2
+    assert "--duration must be a positive number of seconds" in capsys.readouterr().err
+
+
+def test_a_blend_file_is_named_as_not_a_mechanism_file(tmp_path, capsys):
+    blend = tmp_path / "scene.blend"
+    blend.write_bytes(b"BLENDER-v402REND\x00\x00\x00\x00\xf0\x9f\xff\xfe" + bytes(range(256)))
+    assert main(["run", str(blend)]) == 2
+    error = capsys.readouterr().err
+    assert "scene.blend: not a mechanism file: it is binary, not JSON text" in error
+    assert "Traceback" not in error

@@ -239,3 +239,53 @@ def test_convex_hull_stands_on_a_convex_hull(method):
     inside = ((corners - sim.position("lower")) @ lower_frame) @ normals.T - offsets
     assert inside.max(axis=1).min() >= -1e-6  # every corner of the upper hull is outside the lower one
     assert abs(sim.velocity("upper")[2]) < 1e-3
+
+
+def square_sheet(name, corners, clockwise=False, **extra) -> dict:
+    """An open mesh of two triangles over four corners given counter-clockwise seen from its front."""
+    triangles = [[0, 1, 2], [0, 2, 3]]
+    if clockwise:  # as after Flip Normals: the front is now the other side
+        triangles = [t[::-1] for t in triangles]
+    return {"name": name, "type": "mesh", "vertices": [list(c) for c in corners], "triangles": triangles, **extra}
+
+
+def lowest_corner(sim, name="box", size=0.2) -> float:
+    from mechbake.solver.rotation import quaternion_to_matrix
+
+    corners = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]) * size / 2
+    return float((sim.position(name) + corners @ quaternion_to_matrix(sim.orientation(name)).T)[:, 2].min())
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("clockwise", [False, True], ids=["front up", "flipped normals"])
+def test_box_lands_and_rests_on_an_open_mesh_floor_either_way_up(method, clockwise):
+    floor_mesh = square_sheet("floor", [[-2, -2, 0], [2, -2, 0], [2, 2, 0], [-2, 2, 0]], clockwise, friction=0.8)
+    turn = [math.cos(0.2), math.sin(0.2) * 0.6, math.sin(0.2) * 0.8, 0]
+    sim = simulate([box_body(position=(0.1, 0.2, 0.5), orientation=turn, friction=0.8)], [floor_mesh], method,
+                   dmax=1e-7)
+    worst = 0.0
+    for _ in range(150):
+        sim.step()
+        worst = min(worst, lowest_corner(sim))
+    settled = sim.position("box")
+    sim.run(0.5)
+    assert worst >= -1e-6  # never through the sheet (the back face used to fire it through at 10-150 m/s)
+    assert sim.position("box")[2] == pytest.approx(0.1, abs=1e-6)  # resting flat on a face
+    assert np.abs(sim.position("box") - settled).max() < 1e-6
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_ball_thrown_at_the_back_of_a_single_sheet_wall_stays_in_front_of_it(method):
+    """A vertical sheet at x = 1 facing +x, met from -x: the ball stops at it, as at its front."""
+    wall = square_sheet("wall", [[1, -1, -1], [1, 1, -1], [1, 1, 1], [1, -1, 1]], friction=0.0)
+    ball = {"name": "ball", "mass": 1.0, "inertia": [0.004] * 3, "position": [0, 0, 0], "velocity": [3.0, 0, 0],
+            "shape": {"type": "sphere", "radius": 0.1}, "friction": 0.0}
+    data = scene([ball], [], gravity=(0, 0, 0), h=0.01, contact_method=method)
+    data["obstacles"] = [wall]
+    sim = Simulation(Model.from_dict(data))
+    furthest = 0.0
+    for _ in range(60):
+        sim.step()
+        furthest = max(furthest, sim.position("ball")[0])
+    assert furthest <= 0.9 + 1e-6
+    assert sim.velocity("ball")[0] <= 1e-6  # stopped by the sheet (restitution 0), not through it

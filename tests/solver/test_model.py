@@ -193,3 +193,75 @@ def test_orientation_is_the_users_body_frame():
     data["bodies"][0]["orientation"] = [math.cos(angle / 2), 0, 0, math.sin(angle / 2)]
     sim = Simulation(Model.from_dict(data))
     assert sim.orientation("arm") == pytest.approx([math.cos(angle / 2), 0, 0, math.sin(angle / 2)])
+
+
+HOSTILE = [  # values a file or a fuzzer may hold, each a named ModelError rather than a crash or NaN
+    (("bodies", 0, "mass"), 10**400, "field 'mass' must be at most 1e+30 in size"),
+    (("bodies", 0, "position"), [0, 0, 10**400], "field 'position' must be at most 1e+30 in size"),
+    (("bodies", 0, "inertia"), [[1, 0, 0], [0, 1], [0, 0, 1]], "field 'inertia' must be numbers of shape [3, 3]"),
+    (("bodies", 0, "inertia"), [[1, 0, 0], 5, [0, 0, 1]], "field 'inertia' must be numbers of shape [3, 3]"),
+    (("bodies", 0, "velocity"), ["1", 0, 0], "field 'velocity' must be numbers of shape [3]"),
+    (("bodies", 0, "velocity"), [None, 0, 0], "field 'velocity' must be numbers of shape [3]"),
+    (("bodies", 0, "position"), [1e200, 1e200, 0], "field 'position' must be finite and at most 1e+30"),
+    (("joints", 0, "axis"), [1e200, 1e200, 0], "joint 'shoulder': field 'axis' must be finite and at most 1e+30"),
+    (("bodies", 0, "mass"), [[[[[[[[1.0]]]]]]]], "field 'mass' must be a number, got [[[[...]]]]"),
+    (("bodies", 0, 7), "a key that is not a string", "body 'arm': unknown field 7"),
+    (("bodies", 0, "mass"), 5e-324, "field 'mass' must be positive (at least 1e-30)"),  # 1 / mass is infinite
+    (("bodies", 0, "inertia"), [1e-300, 1, 1], "field 'inertia' must be positive definite, every principal moment"),
+]
+
+
+@pytest.mark.parametrize("path, value, message", HOSTILE, ids=[f"{'.'.join(map(str, p))}" for p, _, _ in HOSTILE])
+def test_hostile_values_are_named_model_errors(path, value, message):
+    with pytest.raises(ModelError, match=_escaped(message)):
+        Model.from_dict(mutate(path, value))
+
+
+def test_deeply_nested_value_is_a_short_model_error():
+    nested: list = [1.0]
+    for _ in range(10000):
+        nested = [nested]
+    with pytest.raises(ModelError, match="field 'position' must be numbers of shape") as error:
+        Model.from_dict(mutate(("bodies", 0, "position"), nested))
+    assert len(str(error.value)) < 300
+
+
+def test_a_bad_vertex_in_a_large_mesh_is_named_in_a_short_message():
+    side = 317  # about 100 000 vertices
+    xs = np.linspace(-5, 5, side)
+    vertices = np.array([[x, y, 0.0] for x in xs for y in xs])
+    vertices[1234, 2] = np.nan
+    vertices[5678, 0] = np.inf
+    cells = np.array([i * side + j for i in range(side - 1) for j in range(side - 1)])
+    triangles = np.concatenate((np.c_[cells, cells + side, cells + side + 1], np.c_[cells, cells + side + 1, cells + 1]))
+    data = {**hinge_arm(), "obstacles": [{"name": "terrain", "type": "mesh", "vertices": vertices.tolist(),
+                                          "triangles": triangles.tolist()}]}
+    with pytest.raises(ModelError) as error:
+        Model.from_dict(data)
+    message = str(error.value)
+    assert message.startswith("obstacle 'terrain': field 'vertices' must be finite")
+    assert "2 of 100489 rows" in message and "#1234 [" in message and "#5678 [" in message
+    assert len(message) < 300
+
+
+def test_obstacles_without_a_name_are_named_by_their_place():
+    data = {**hinge_arm(), "obstacles": [{"type": "plane", "point": [0, 0, -5], "normal": [0, 0, 1]},
+                                         {"name": "wall", "type": "plane", "point": [5, 0, 0], "normal": [-1, 0, 0]},
+                                         {"type": "plane", "point": [0, 0, -6], "normal": [0, 0, 2]}]}
+    model = Model.from_dict(data)
+    assert [o["name"] for o in model.to_dict()["obstacles"]] == ["obstacle 0", "wall", "obstacle 2"]
+    data["obstacles"][2]["normal"] = [0, 0, 0]
+    with pytest.raises(ModelError, match="obstacle 'obstacle 2': field 'normal' must not be zero"):
+        Model.from_dict(data)
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"BLENDER-v402RENDH\x00\x00\x00\xff\xfe\x80binary", "not a mechanism file: it is binary, not JSON text"),
+    (b"[" * 100000 + b"]" * 100000, "nested too deeply"),
+    (b'{"format": "mechbake/1", "bodies": [], "gravity": [0, 0, ' + b"9" * 5000 + b"]}", "a number too long"),
+], ids=["blend", "nested", "digits"])
+def test_unreadable_files_are_model_errors(tmp_path, content, message):
+    path = tmp_path / "scene.json"
+    path.write_bytes(content)
+    with pytest.raises(ModelError, match=f"scene.json: .*{message}"):
+        load_model(path)

@@ -1,0 +1,120 @@
+"""The Model compiled into arrays for the kernels (as warp.sim's ModelBuilder.finalize), and the
+buffers a Simulation keeps. Everything here is plain numpy: kernels never see dicts, dataclasses or
+names; names come back only in errors and stats, looked up by index.
+
+Index 0 of every body array is the world. n bodies, m joints, R joint rows, q joint axes (coordinates
+that drives act on), D drives.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+ModelArrays = namedtuple("ModelArrays", [
+    "body_inv_mass",  # (n,) 1/kg, 0 for the world and fixed bodies
+    "body_inertia",  # (n, 3) principal moments, kg m^2
+    "body_inv_inertia",  # (n, 3) their inverses, 0 where the body cannot turn
+    "body_gravity",  # (n, 3) m/s^2, world; 0 where gravity does not act
+    "body_rotates",  # (n,) bool: a dynamic body with an inertia (not a particle, not fixed)
+    "joint_kind",  # (m,) joints.BALL ... joints.SPRING
+    "joint_body",  # (m, 2) body a, body b
+    "joint_point",  # (m, 2, 3) see joints.JointArrays for the slots
+    "joint_direction",  # (m, 4, 3)
+    "joint_reference",  # (m, 2, 3)
+    "joint_rest",  # (m, 3, 3)
+    "joint_length",  # (m,)
+    "joint_row_start",  # (m + 1,) joint j's rows are joint_row_start[j]:joint_row_start[j + 1]
+    "row_joint",  # (R,) the joint of each row
+    "color_start",  # (colours + 1,) the iterative solver's colours: color_joint[color_start[c]:color_start[c + 1]]
+    "color_joint",  # (joints with rows,) joints ordered by colour
+    "axis_joint",  # (q,) the joint whose coordinate axis row a is
+    "axis_is_angle",  # (q,) bool: an angle (unwrapped across turns), else a length
+    "drive_kind",  # (D,) drives.LOWER_LIMIT ... drives.SPRING_IMPULSE
+    "drive_axis",  # (D,)
+    "drive_max_effort",  # (D,) N m or N; inf: unlimited
+    "drive_offset",  # (D,) raw coordinate at the start
+    "drive_schedule",  # (D, 4) schedules of value, stiffness, damping, target
+    "schedule_start",  # (S + 1,)
+    "schedule_time",  # (points,) s
+    "schedule_value",  # (points,)
+    "system_order",  # (R,) the row eliminated at each position of the sparse factorisation
+    "k_start",  # (R + 1,) K's upper triangle by columns (elimination.SystemPattern)
+    "k_index",  # (nnz,)
+    "k_contribution",  # (C, 5)
+    "ldl_start",  # (R + 1,)
+    "ldl_parent",  # (R,)
+])
+
+SolverSettings = namedtuple("SolverSettings", [
+    "dmax", "vmax", "taylor_order", "max_corrections", "solver", "velocity_correction"])
+
+StateArrays = namedtuple("StateArrays", [
+    "position",  # (n, 3) centre of mass, world
+    "rotation",  # (n, 3, 3) principal body frame -> world
+    "twist",  # (n, 6) velocity of the centre of mass | angular velocity, world
+    "axis_coordinate",  # (q,) joint coordinates, angles unwrapped across turns
+    "time",  # (1,) s
+])
+
+RowArrays = namedtuple("RowArrays", [
+    "inv_inertia_world",  # (n, 3, 3)
+    "row_jacobian",  # (R, 2, 6) each row's block for body a and body b: linear | angular
+    "row_response",  # (R, 2, 6) M^-1 J^T, the same blocks
+    "k_value",  # (nnz,) K's entries in the pattern
+    "ldl_index", "ldl_value",  # (nnz of L,) L by columns
+    "ldl_count",  # (R,)
+    "ldl_diagonal",  # (R,) D
+    "work", "pattern", "flag",  # (R,) workspace of the factorisation
+    "rhs", "solution", "permuted",  # (R,) workspace of the solves
+    "block_inverse",  # (m, 6, 6) each joint's own block of K, inverted (iterative solver)
+    "axis_jacobian", "axis_response",  # (q, 2, 6) the joint axes' rows
+    "axis_stiffness",  # (q,) their K without the joints
+    "drive_response",  # (q, n, 6) the axis rows' response through the joints
+    "drive_stiffness",  # (q,) the Schur complement's diagonal
+    "drives_ready",  # (1,) bool: drive_response is up to date
+])
+
+FlightArrays = namedtuple("FlightArrays", [
+    "position",  # (n, 3) at t + h
+    "rotation",  # (n, 3, 3) at t + h, orthonormalised
+    "velocity",  # (n, 3) at t + h
+    "omega_terms",  # (n, order + 1, 3) omega and its derivatives at t, body frame
+])
+
+WorkArrays = namedtuple("WorkArrays", [
+    "errors",  # (R,) row errors at the look-ahead (row rates in the velocity correction)
+    "gaps",  # (m,)
+    "coordinate_h",  # (q,) joint coordinates at the look-ahead
+    "rate_at_look",  # (q,) axis rates when the look-ahead was taken
+    "accumulated",  # (D,) drive impulses of the position correction
+    "velocity_accumulated",  # (D,) of the velocity correction
+])
+
+
+def solver_settings(settings) -> SolverSettings:
+    return SolverSettings(float(settings.dmax), float(settings.vmax), int(settings.taylor_order),
+                          int(settings.max_corrections), 0 if settings.solver == "system" else 1,
+                          bool(settings.velocity_correction))
+
+
+def row_arrays(model) -> RowArrays:
+    a = model.arrays
+    n, m, rows, q = len(a.body_inv_mass), len(a.joint_kind), len(a.row_joint), len(a.axis_joint)
+    return RowArrays(np.zeros((n, 3, 3)), np.zeros((rows, 2, 6)), np.zeros((rows, 2, 6)), np.zeros(len(a.k_index)),
+                     np.zeros(a.ldl_start[-1], dtype=np.int64), np.zeros(a.ldl_start[-1]),
+                     np.zeros(rows, dtype=np.int64), np.zeros(rows), np.zeros(rows),
+                     np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64), np.zeros(rows), np.zeros(rows),
+                     np.zeros(rows), np.zeros((m, 6, 6)), np.zeros((q, 2, 6)), np.zeros((q, 2, 6)), np.zeros(q),
+                     np.zeros((q, n, 6)), np.zeros(q), np.zeros(1, dtype=np.bool_))
+
+
+def flight_arrays(model) -> FlightArrays:
+    n = len(model.body_names)
+    return FlightArrays(np.zeros((n, 3)), np.zeros((n, 3, 3)), np.zeros((n, 3)),
+                        np.zeros((n, model.settings.taylor_order + 1, 3)))
+
+
+def work_arrays(model) -> WorkArrays:
+    a = model.arrays
+    q, d = len(a.axis_joint), len(a.drive_kind)
+    return WorkArrays(np.zeros(len(a.row_joint)), np.zeros(len(a.joint_kind)), np.zeros(q), np.zeros(q),
+                      np.zeros(d), np.zeros(d))

@@ -1,0 +1,255 @@
+"""The correction stages of a step (Schmitt §5-§7): joint correction by look-ahead (P-steps 1-2)
+with the loop drives solved alongside, and the velocity correction (P-step 4). Every impulse is a
+complementary pair, so the bodies' total momentum is untouched and time stands still while they act.
+
+"system" (§7): every joint that is off by Dmax or more is corrected at once, K x = gaps / h solved
+through its sparse factor. "iterative" (§5): joints one colour at a time (joints of one colour share
+no moving body, so correcting them together is exactly the one-at-a-time loop), each with its own
+block of K.
+"""
+import numpy as np
+
+from ..drives import MOTOR_POSITION, MOTOR_VELOCITY
+from . import joints, rows as joint_rows, sparse
+from .drives import apply_explicit_forces, drive_velocities, has_loop_drives, solve_loop_drives
+from .flight import fly, land
+from .jit import kernel
+from .rows import SYSTEM
+
+# Schmitt §5 halves the step when a gap grows. Gauss-Seidel sweeps need not shrink the worst gap
+# every time, so growth means: four times the worst gap the step started with. (Halving on smaller
+# wobbles does harm: at a tiny step a gap near Dmax is closed by an impulse of Dmax / h.)
+GROWTH_LIMIT = 4.0
+CORRECTIONS, SOLVES, VELOCITY_SOLVES = range(3)  # the counters in `stats`
+
+
+@kernel
+def joint_errors(model, position, rotation, errors):
+    """(R,) row errors of every joint in the given frames: how far body b is off relative to body a."""
+    work = np.empty((8, 3))
+    for j in range(model.joint_kind.shape[0]):
+        start, end = model.joint_row_start[j], model.joint_row_start[j + 1]
+        if end > start:
+            joints.errors(model, j, position, rotation, work, errors[start:end])
+
+
+@kernel
+def joint_gaps(model, errors, gaps):
+    """(m,) size of each joint's error; angular rows count as rad on a 1 m lever. Returns the worst
+    joint (-1 when there are none)."""
+    worst = -1
+    for j in range(model.joint_kind.shape[0]):
+        total = 0.0
+        for r in range(model.joint_row_start[j], model.joint_row_start[j + 1]):
+            total += errors[r] * errors[r]
+        gaps[j] = np.sqrt(total)
+        if worst < 0:
+            worst = j
+        elif not np.isnan(gaps[worst]) and (np.isnan(gaps[j]) or gaps[j] > gaps[worst]):
+            worst = j  # the largest gap, or the first that is not a number
+    return worst
+
+
+@kernel
+def unwrap(model, raw, previous):
+    """An angle coordinate continued across +-pi from its previous value; a length as it is."""
+    return previous + (raw - previous + np.pi) % (2 * np.pi) - np.pi
+
+
+@kernel
+def axis_coordinates(model, position, rotation, previous, out):
+    work = np.empty((8, 3))
+    for a in range(model.axis_joint.shape[0]):
+        raw = joints.coordinate(model, model.axis_joint[a], position, rotation, work)
+        out[a] = unwrap(model, raw, previous[a]) if model.axis_is_angle[a] else raw
+
+
+@kernel
+def look(model, settings, state, rows, flight, work, h):
+    """A sweep's look-ahead: the flight, every joint's gap there, the joint coordinates there and the
+    axis rates now. Returns the worst joint."""
+    fly(model, settings.taylor_order, state.position, state.rotation, state.twist, h, flight)
+    joint_errors(model, flight.position, flight.rotation, work.errors)
+    worst = joint_gaps(model, work.errors, work.gaps)
+    axis_coordinates(model, flight.position, flight.rotation, state.axis_coordinate, work.coordinate_h)
+    for a in range(model.axis_joint.shape[0]):
+        work.rate_at_look[a] = joint_rows.axis_rate(model, rows, a, state.twist)
+    return worst
+
+
+@kernel
+def _correct_rows(model, rows, twist, rows_errors, rows_gaps, dmax, h, first_joint, last_joint, stats):
+    """Schmitt P-step 2 for the system: I = K^-1 delta / h for every joint whose gap >= Dmax at once."""
+    count = 0
+    rhs = rows.rhs
+    for j in range(first_joint, last_joint):
+        violating = rows_gaps[j] >= dmax
+        count += violating
+        for r in range(model.joint_row_start[j], model.joint_row_start[j + 1]):
+            rhs[r] = rows_errors[r] if violating else 0.0
+    if count:
+        sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rhs, rows.permuted, rows.solution)
+        for r in range(rhs.shape[0]):
+            rows.solution[r] *= -1.0 / h
+        joint_rows.apply_row_impulses(model, rows, rows.solution, twist)
+        stats[CORRECTIONS] += count
+        stats[SOLVES] += 1
+    return count
+
+
+@kernel
+def _correct_joint(model, rows, twist, j, rhs, scale):
+    """One joint's own impulse: -(its block of K)^-1 rhs * scale, applied to its two bodies."""
+    start, end = model.joint_row_start[j], model.joint_row_start[j + 1]
+    a, b = model.joint_body[j, 0], model.joint_body[j, 1]
+    inverse = rows.block_inverse[j]
+    for r in range(end - start):
+        impulse = 0.0
+        for c in range(end - start):
+            impulse -= inverse[r, c] * rhs[start + c]
+        impulse *= scale
+        for i in range(6):
+            twist[a, i] += rows.row_response[start + r, 0, i] * impulse
+            twist[b, i] += rows.row_response[start + r, 1, i] * impulse
+
+
+@kernel
+def _correct_colour(model, rows, twist, errors, gaps, dmax, h, colour, stats):
+    count = 0
+    for k in range(model.color_start[colour], model.color_start[colour + 1]):
+        j = model.color_joint[k]
+        if gaps[j] >= dmax:
+            count += 1
+            _correct_joint(model, rows, twist, j, errors, 1.0 / h)
+    if count:
+        stats[CORRECTIONS] += count
+        stats[SOLVES] += 1
+    return count
+
+
+@kernel
+def correct_joints(model, settings, state, rows, flight, work, h, stats):
+    """The joint corrections of one sweep; returns how many joints were corrected."""
+    m = model.joint_kind.shape[0]
+    if settings.solver == SYSTEM:
+        return _correct_rows(model, rows, state.twist, work.errors, work.gaps, settings.dmax, h, 0, m, stats)
+    corrected = 0
+    for colour in range(model.color_start.shape[0] - 1):
+        if colour > 0 and corrected:
+            fly(model, settings.taylor_order, state.position, state.rotation, state.twist, h, flight)
+            joint_errors(model, flight.position, flight.rotation, work.errors)
+            joint_gaps(model, work.errors, work.gaps)
+        corrected += _correct_colour(model, rows, state.twist, work.errors, work.gaps, settings.dmax, h, colour, stats)
+    return corrected
+
+
+@kernel
+def correct_positions(model, settings, state, rows, flight, work, h, stats):
+    """P-steps 1 and 2 with the loop drives, until every joint's look-ahead gap is below Dmax.
+    Returns (converged, worst joint, its gap); not converged asks the caller to halve h (Schmitt §5:
+    a gap that grows, or no convergence within max_corrections sweeps). On success `flight` holds
+    the look-ahead that P-step 3 lands on. Drive impulses accumulate in work.accumulated, which the
+    sub-step clears."""
+    loop_drives = has_loop_drives(model)
+    if model.row_joint.shape[0] == 0 and not loop_drives:
+        fly(model, settings.taylor_order, state.position, state.rotation, state.twist, h, flight)
+        return True, -1, 0.0
+    first_worst = -1.0
+    worst_joint, worst_gap = -1, 0.0
+    for _ in range(settings.max_corrections):
+        worst_joint = look(model, settings, state, rows, flight, work, h)
+        worst_gap = work.gaps[worst_joint] if worst_joint >= 0 else 0.0
+        if first_worst < 0:
+            first_worst = worst_gap
+        if not np.isfinite(worst_gap) or worst_gap > GROWTH_LIMIT * max(first_worst, settings.dmax):
+            return False, worst_joint, worst_gap
+        corrected = correct_joints(model, settings, state, rows, flight, work, h, stats)
+        drive_change = 0.0
+        if loop_drives:
+            drive_change = solve_loop_drives(model, rows, state.twist, state.axis_coordinate, work.coordinate_h,
+                                             work.rate_at_look, work.accumulated, state.time[0], h)
+        if corrected == 0 and drive_change < settings.dmax:
+            if drive_change > 0.0:  # the drives moved the bodies after the last look-ahead
+                fly(model, settings.taylor_order, state.position, state.rotation, state.twist, h, flight)
+            return True, worst_joint, worst_gap
+    return False, worst_joint, worst_gap
+
+
+@kernel
+def correct_velocities(model, settings, state, rows, work, h, stats):
+    """Schmitt P-step 4: complementary impulses until no joint's rate exceeds Vmax. Limits that are
+    reached take part as one-sided rows, motors with what is left of their budget for the step (the
+    drive impulses the position correction spent, work.accumulated)."""
+    velocity_accumulated = work.velocity_accumulated
+    for k in range(model.drive_kind.shape[0]):
+        motor = model.drive_kind[k] == MOTOR_POSITION or model.drive_kind[k] == MOTOR_VELOCITY
+        velocity_accumulated[k] = work.accumulated[k] if motor else 0.0
+    twist = state.twist
+    rates = work.errors  # reused: row rates instead of row errors
+    for _ in range(settings.max_corrections):
+        joint_rows.rates(model, rows, twist, rates)
+        worst = joint_gaps(model, rates, work.gaps)
+        largest = work.gaps[worst] if worst >= 0 else 0.0
+        drive_change = drive_velocities(model, rows, twist, state.axis_coordinate, velocity_accumulated,
+                                        state.time[0], h, settings.dmax)
+        if largest < settings.vmax and drive_change < settings.vmax:
+            return
+        if settings.solver == SYSTEM:
+            sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rates, rows.permuted,
+                         rows.solution)
+            for r in range(rates.shape[0]):
+                rows.solution[r] *= -1.0
+            joint_rows.apply_row_impulses(model, rows, rows.solution, twist)
+            stats[VELOCITY_SOLVES] += 1
+        else:
+            for colour in range(model.color_start.shape[0] - 1):
+                if colour > 0:
+                    joint_rows.rates(model, rows, twist, rates)
+                for k in range(model.color_start[colour], model.color_start[colour + 1]):
+                    _correct_joint(model, rows, twist, model.color_joint[k], rates, 1.0)
+                stats[VELOCITY_SOLVES] += 1
+
+
+@kernel
+def is_finite(state):
+    total = 0.0
+    for b in range(state.position.shape[0]):
+        for i in range(3):
+            total += state.position[b, i] + state.rotation[b, i, 0] + state.rotation[b, i, 1] + state.rotation[b, i, 2]
+        for i in range(6):
+            total += state.twist[b, i]
+    return np.isfinite(total)
+
+
+@kernel
+def advance(model, settings, state, rows, flight, work, h):
+    """P-step 3 and what follows it up to the velocity correction: land on the flight, move the joint
+    coordinates and the clock on, rows at the new instant, the second half of the explicit forces.
+    Returns False when the state became non-finite."""
+    land(model, settings.taylor_order, h, flight, state.position, state.rotation, state.twist)
+    axis_coordinates(model, state.position, state.rotation, state.axis_coordinate, state.axis_coordinate)
+    state.time[0] += h
+    if not is_finite(state):
+        return False
+    joint_rows.build(model, settings.solver, state.position, state.rotation, rows)
+    apply_explicit_forces(model, rows, state.twist, state.axis_coordinate, state.time[0], 0.5 * h)
+    return True
+
+
+@kernel
+def substep(model, settings, state, rows, flight, work, h, stats):
+    """One sub-step of a mechanism without contacts, as its stages: half the explicit forces, P-steps
+    1-2 (joints and loop drives), P-step 3, the other half of the forces, P-step 4.
+    Returns (0 done | 1 not converged | 2 non-finite, worst joint, its gap)."""
+    apply_explicit_forces(model, rows, state.twist, state.axis_coordinate, state.time[0], 0.5 * h)
+    work.accumulated[:] = 0.0
+    converged, worst_joint, worst_gap = correct_positions(model, settings, state, rows, flight, work, h, stats)
+    if not converged:
+        return 1, worst_joint, worst_gap
+    if not advance(model, settings, state, rows, flight, work, h):
+        return 2, worst_joint, np.inf
+    if settings.velocity_correction:
+        correct_velocities(model, settings, state, rows, work, h, stats)
+    if not is_finite(state):
+        return 2, worst_joint, np.inf
+    return 0, worst_joint, worst_gap

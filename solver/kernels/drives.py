@@ -1,0 +1,156 @@
+"""Drives in kernels: what acts along a joint's own coordinate. Explicit springs are centred impulses
+outside the correction loop (Schmitt 9.2, §8); limits, motors, soft springs and brakes are scalar rows
+solved by projected Gauss-Seidel on an accumulated impulse inside it (P-steps 1-2), and limits and
+motors again in the velocity correction (P-step 4). They act through the joints (rows.through_joints)."""
+import numpy as np
+
+from ..drives import LOWER_LIMIT, MOTOR_POSITION, MOTOR_VELOCITY, SPRING_IMPULSE, SPRING_SOFT, UPPER_LIMIT
+from . import rows as joint_rows
+from .jit import kernel
+from .schedule import DAMPING, STIFFNESS, TARGET, VALUE, drive_value, rate
+
+# An axis row whose stiffness through the joints is this small is locked by them: nothing to drive.
+LOCKED = 1e-9
+
+
+@kernel
+def is_loop_drive(kind):
+    return kind != SPRING_IMPULSE
+
+
+@kernel
+def is_velocity_drive(kind):
+    return kind == LOWER_LIMIT or kind == UPPER_LIMIT or kind == MOTOR_POSITION or kind == MOTOR_VELOCITY
+
+
+@kernel
+def has_loop_drives(model):
+    for k in range(model.drive_kind.shape[0]):
+        if is_loop_drive(model.drive_kind[k]):
+            return True
+    return False
+
+
+@kernel
+def apply_explicit_forces(model, rows, twist, axis_coordinate, t, dt):
+    """Springs of method 'impulse' as an impulse F dt (Schmitt 9.2 and its damping form); called with
+    dt = h/2 before and after the ballistic motion, the pair is the centred impulse of §8."""
+    for k in range(model.drive_kind.shape[0]):
+        if model.drive_kind[k] != SPRING_IMPULSE:
+            continue
+        a = model.drive_axis[k]
+        velocity = joint_rows.axis_rate(model, rows, a, twist)
+        force = (-drive_value(model, k, STIFFNESS, t) * (axis_coordinate[a] - drive_value(model, k, VALUE, t))
+                 - drive_value(model, k, DAMPING, t) * velocity)
+        j = model.axis_joint[a]
+        for side in range(2):
+            body = model.joint_body[j, side]
+            for i in range(6):
+                twist[body, i] += rows.axis_response[a, side, i] * (force * dt)
+
+
+@kernel
+def _project(rows, a, k, change, lower, upper, accumulated, twist):
+    """Projected Gauss-Seidel: drive k's accumulated impulse moved by `change`, kept within
+    [lower, upper], and the difference applied through the joints; returns its size."""
+    total = min(max(accumulated[k] + change, lower), upper)
+    change = total - accumulated[k]
+    accumulated[k] = total
+    response = rows.drive_response[a]
+    for b in range(twist.shape[0]):
+        for i in range(6):
+            twist[b, i] += response[b, i] * change
+    return abs(change)
+
+
+@kernel
+def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at_look, accumulated, t, h):
+    """One projected Gauss-Seidel pass over the loop drives; returns the largest change, as the
+    distance it moves its joint coordinate over h."""
+    joint_rows.prepare_drive_rows(model, rows)
+    t_end = t + h
+    largest = 0.0
+    for k in range(model.drive_kind.shape[0]):
+        kind = model.drive_kind[k]
+        if not is_loop_drive(kind):
+            continue
+        a = model.drive_axis[k]
+        stiffness = rows.drive_stiffness[a]
+        if stiffness <= LOCKED:
+            continue
+        velocity = joint_rows.axis_rate(model, rows, a, twist)
+        # the look-ahead coordinate, moved on by what impulses since the look-ahead changed
+        predicted = coordinate_h[a] + h * (velocity - rate_at_look[a])
+        lower, upper = -np.inf, np.inf
+        if kind == LOWER_LIMIT or kind == UPPER_LIMIT or kind == MOTOR_POSITION:
+            if kind == MOTOR_POSITION:
+                goal = drive_value(model, k, TARGET, t_end) + model.drive_offset[k]
+            else:
+                goal = drive_value(model, k, VALUE, t_end)
+            change = -(predicted - goal) / (h * stiffness)
+            if kind == LOWER_LIMIT:
+                lower = 0.0
+            elif kind == UPPER_LIMIT:
+                upper = 0.0
+            else:
+                lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
+        elif kind == MOTOR_VELOCITY:
+            change = -(velocity - drive_value(model, k, TARGET, t + 0.5 * h)) / stiffness
+            lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
+        else:
+            secant = (predicted - axis_coordinate[a]) / h
+            change = _soft_change(model, k, kind, t_end, predicted, secant, stiffness, accumulated[k], h)
+        applied = _project(rows, a, k, change, lower, upper, accumulated, twist)
+        largest = max(largest, applied * stiffness * h)
+    return largest
+
+
+@kernel
+def _soft_change(model, k, kind, t, predicted, secant, stiffness, accumulated, h):
+    """Strashnov (13, 15), multiplied through by h (k h + c): the step's impulse l must satisfy
+    l + h k (G(t+h) - rest) + h c s = 0, implicit Euler for the spring-damper. Strashnov's
+    x(t+h) = x(t) + h v(t+h) makes his v the secant velocity s over the step; ours is the
+    predicted coordinate's secant, which also carries gravity's g h^2 / 2 within the flight, so a
+    resting spring holds exactly m g / k. Both G(t+h) and s move by K dl per impulse dl. A brake
+    is the k = 0 case."""
+    spring = drive_value(model, k, STIFFNESS, t) if kind == SPRING_SOFT else 0.0
+    damping = drive_value(model, k, DAMPING, t)
+    if spring * h + damping <= 0:
+        return 0.0
+    stretch = predicted - drive_value(model, k, VALUE, t) if kind == SPRING_SOFT else 0.0
+    residual = accumulated + h * spring * stretch + h * damping * secant
+    return -residual / (1.0 + h * (spring * h + damping) * stiffness)
+
+
+@kernel
+def drive_velocities(model, rows, twist, axis_coordinate, accumulated, t, h, dmax):
+    """P-step 4 for limits that are reached (one-sided rows) and motors (their rate brought to the
+    target's rate with what is left of their force or torque budget for the step)."""
+    joint_rows.prepare_drive_rows(model, rows)
+    largest = 0.0
+    for k in range(model.drive_kind.shape[0]):
+        kind = model.drive_kind[k]
+        if not is_velocity_drive(kind):
+            continue
+        a = model.drive_axis[k]
+        stiffness = rows.drive_stiffness[a]
+        if stiffness <= LOCKED:
+            continue
+        velocity = joint_rows.axis_rate(model, rows, a, twist)
+        if kind == LOWER_LIMIT or kind == UPPER_LIMIT:
+            beyond = axis_coordinate[a] - drive_value(model, k, VALUE, t)
+            reached = beyond <= dmax if kind == LOWER_LIMIT else beyond >= -dmax
+            if not reached:
+                continue
+            change = -velocity / stiffness
+            lower, upper = (0.0, np.inf) if kind == LOWER_LIMIT else (-np.inf, 0.0)
+        else:
+            if kind == MOTOR_VELOCITY:
+                goal = drive_value(model, k, TARGET, t)
+            else:
+                goal = rate(model, model.drive_schedule[k, TARGET], t)
+            change = -(velocity - goal) / stiffness
+            lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
+        applied = _project(rows, a, k, change, lower, upper, accumulated, twist)
+        largest = max(largest, applied * stiffness)
+    return largest

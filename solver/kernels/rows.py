@@ -1,0 +1,239 @@
+"""Rows at one instant (Schmitt §4, §7): every joint row's Jacobian J, its impulse response
+W = M^-1 J^T (4.5, 4.6), and the collision matrix K = J M^-1 J^T, factorised; the same for the
+joint axes that drives act on. K holds while time stands still, so this is built once per instant.
+
+A row couples two bodies: row_jacobian[r, side] (6,) is its block for body a (side 0) and body b
+(side 1), linear part first; an impulse +lambda of the row changes the twist of body `side` by
+lambda * row_response[r, side].
+"""
+import numpy as np
+
+from . import joints, sparse
+from .jit import kernel
+
+# Redundant joints (a planar four-bar made of hinges) make K singular; a relative ridge this small
+# leaves regular systems untouched and lets the repeated solve converge in the range of K.
+RIDGE = 1e-10
+SYSTEM, ITERATIVE = 0, 1
+
+
+@kernel
+def _jacobian_pair(linear, angular, lever_a, lever_b, jacobian):
+    """jacobian[0] = -[A, r_a x A + B], jacobian[1] = [A, r_b x A + B]: a row's rate is
+    A.(v_b + w_b x r_b - v_a - w_a x r_a) + B.(w_b - w_a), and w x r . A = w . (r x A)."""
+    for side in range(2):
+        lever = lever_a if side == 0 else lever_b
+        sign = -1.0 if side == 0 else 1.0
+        jacobian[side, 0] = sign * linear[0]
+        jacobian[side, 1] = sign * linear[1]
+        jacobian[side, 2] = sign * linear[2]
+        jacobian[side, 3] = sign * (lever[1] * linear[2] - lever[2] * linear[1] + angular[0])
+        jacobian[side, 4] = sign * (lever[2] * linear[0] - lever[0] * linear[2] + angular[1])
+        jacobian[side, 5] = sign * (lever[0] * linear[1] - lever[1] * linear[0] + angular[2])
+
+
+@kernel
+def response_of(model, inv_inertia_world, body, jacobian, out):
+    """out = M^-1 J^T for one body's block (zero for the world and fixed bodies)."""
+    inv_mass = model.body_inv_mass[body]
+    for i in range(3):
+        out[i] = inv_mass * jacobian[i]
+    for i in range(3):
+        out[3 + i] = (inv_inertia_world[body, i, 0] * jacobian[3] + inv_inertia_world[body, i, 1] * jacobian[4]
+                      + inv_inertia_world[body, i, 2] * jacobian[5])
+
+
+@kernel
+def _fill_row(model, rows, body_a, body_b, linear, angular, lever_a, lever_b, jacobian, response):
+    _jacobian_pair(linear, angular, lever_a, lever_b, jacobian)
+    response_of(model, rows.inv_inertia_world, body_a, jacobian[0], response[0])
+    response_of(model, rows.inv_inertia_world, body_b, jacobian[1], response[1])
+
+
+@kernel
+def dot6(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5]
+
+
+@kernel
+def build(model, solver, position, rotation, rows):
+    """Every row at the instant (position, rotation); K factorised for the system solver, each
+    joint's own block inverted for the iterative one. Returns the count of non-positive pivots."""
+    n = position.shape[0]
+    for b in range(n):  # the inverse inertia in the world: R diag(1/I) R^T
+        for i in range(3):
+            for j in range(3):
+                total = 0.0
+                for k in range(3):
+                    total += rotation[b, i, k] * model.body_inv_inertia[b, k] * rotation[b, j, k]
+                rows.inv_inertia_world[b, i, j] = total
+    linear = np.empty((6, 3))
+    angular = np.empty((6, 3))
+    lever_a = np.empty(3)
+    lever_b = np.empty(3)
+    for j in range(model.joint_kind.shape[0]):
+        start, end = model.joint_row_start[j], model.joint_row_start[j + 1]
+        if end == start:
+            continue
+        joints.rows(model, j, position, rotation, linear, angular, lever_a, lever_b)
+        for r in range(start, end):
+            _fill_row(model, rows, model.joint_body[j, 0], model.joint_body[j, 1], linear[r - start],
+                      angular[r - start], lever_a, lever_b, rows.row_jacobian[r], rows.row_response[r])
+    for a in range(model.axis_joint.shape[0]):
+        j = model.axis_joint[a]
+        joints.axis_row(model, j, position, rotation, linear[0], angular[0], lever_a, lever_b)
+        _fill_row(model, rows, model.joint_body[j, 0], model.joint_body[j, 1], linear[0], angular[0], lever_a,
+                  lever_b, rows.axis_jacobian[a], rows.axis_response[a])
+        rows.axis_stiffness[a] = dot6(rows.axis_jacobian[a, 0], rows.axis_response[a, 0]) + dot6(
+            rows.axis_jacobian[a, 1], rows.axis_response[a, 1])
+    rows.drives_ready[0] = False
+    if solver == ITERATIVE:
+        _invert_joint_blocks(model, rows)
+    return _factor_system(model, rows)
+
+
+@kernel
+def _factor_system(model, rows):
+    """K's entries from the rows through their shared bodies, a relative ridge, then L D L^T."""
+    values = rows.k_value
+    values[:] = 0.0
+    contribution = model.k_contribution
+    for c in range(contribution.shape[0]):
+        values[contribution[c, 0]] += dot6(rows.row_jacobian[contribution[c, 1], contribution[c, 2]],
+                                           rows.row_response[contribution[c, 3], contribution[c, 4]])
+    n = model.system_order.shape[0]
+    if n == 0:
+        return 0
+    largest = 1e-300
+    for k in range(n):
+        largest = max(largest, values[model.k_start[k + 1] - 1])  # the diagonal ends each column
+    for k in range(n):
+        values[model.k_start[k + 1] - 1] += RIDGE * largest
+    return sparse.factor(model, values, rows.ldl_index, rows.ldl_value, rows.ldl_count, rows.ldl_diagonal,
+                         rows.work, rows.pattern, rows.flag)
+
+
+@kernel
+def _invert_joint_blocks(model, rows):
+    """Schmitt §5: each joint corrected on its own, with the inverse of its own block of K."""
+    block = np.empty((6, 6))
+    for j in range(model.joint_kind.shape[0]):
+        start, end = model.joint_row_start[j], model.joint_row_start[j + 1]
+        d = end - start
+        if d == 0:
+            continue
+        largest = 1e-300
+        for r in range(d):
+            for c in range(d):
+                block[r, c] = (dot6(rows.row_jacobian[start + r, 0], rows.row_response[start + c, 0])
+                               + dot6(rows.row_jacobian[start + r, 1], rows.row_response[start + c, 1]))
+            largest = max(largest, block[r, r])
+        for r in range(d):
+            block[r, r] += RIDGE * largest
+        invert_small(block, d, rows.block_inverse[j])
+
+
+@kernel
+def invert_small(matrix, d, out):
+    """out[:d, :d] = matrix[:d, :d]^-1 by Gauss-Jordan elimination with partial pivoting."""
+    work = np.empty((6, 12))
+    for r in range(d):
+        for c in range(d):
+            work[r, c] = matrix[r, c]
+            work[r, d + c] = 1.0 if r == c else 0.0
+    for c in range(d):
+        pivot = c
+        for r in range(c + 1, d):
+            if abs(work[r, c]) > abs(work[pivot, c]):
+                pivot = r
+        if pivot != c:
+            for k in range(2 * d):
+                work[c, k], work[pivot, k] = work[pivot, k], work[c, k]
+        scale = 1.0 / work[c, c]
+        for k in range(2 * d):
+            work[c, k] *= scale
+        for r in range(d):
+            if r != c and work[r, c] != 0.0:
+                factor = work[r, c]
+                for k in range(2 * d):
+                    work[r, k] -= factor * work[c, k]
+    for r in range(d):
+        for c in range(d):
+            out[r, c] = work[r, d + c]
+
+
+@kernel
+def rates(model, rows, twist, out):
+    """out[r] = J_r . twist: every joint row's rate."""
+    for r in range(model.row_joint.shape[0]):
+        j = model.row_joint[r]
+        out[r] = dot6(rows.row_jacobian[r, 0], twist[model.joint_body[j, 0]]) + dot6(
+            rows.row_jacobian[r, 1], twist[model.joint_body[j, 1]])
+
+
+@kernel
+def axis_rate(model, rows, a, twist):
+    j = model.axis_joint[a]
+    return dot6(rows.axis_jacobian[a, 0], twist[model.joint_body[j, 0]]) + dot6(
+        rows.axis_jacobian[a, 1], twist[model.joint_body[j, 1]])
+
+
+@kernel
+def apply_row_impulses(model, rows, impulse, twist):
+    """twist += W impulse: every joint row's impulse pair."""
+    for r in range(model.row_joint.shape[0]):
+        if impulse[r] == 0.0:
+            continue
+        j = model.row_joint[r]
+        a, b = model.joint_body[j, 0], model.joint_body[j, 1]
+        for i in range(6):
+            twist[a, i] += rows.row_response[r, 0, i] * impulse[r]
+            twist[b, i] += rows.row_response[r, 1, i] * impulse[r]
+
+
+@kernel
+def through_joints(model, rows, response, out):
+    """Other rows (drives, contacts) as the joints let them act: an impulse along a hinge axis turns
+    the arm about its pivot, not about its centre of mass. With K_bb the joints' matrix and K_bd
+    their coupling, the joints answer an impulse of the row with -K_bb^-1 K_bd of their own, so the
+    response is W_d - W_b K_bb^-1 K_bd (the Schur complement's, Schmitt §7). `response` (n, 6) is one
+    row's plain M^-1 J^T; `out` (n, 6) gets the response through the joints."""
+    coupling = rows.rhs
+    for r in range(model.row_joint.shape[0]):
+        j = model.row_joint[r]
+        coupling[r] = dot6(rows.row_jacobian[r, 0], response[model.joint_body[j, 0]]) + dot6(
+            rows.row_jacobian[r, 1], response[model.joint_body[j, 1]])
+    sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, coupling, rows.permuted, rows.solution)
+    out[:, :] = response
+    for r in range(model.row_joint.shape[0]):
+        j = model.row_joint[r]
+        a, b = model.joint_body[j, 0], model.joint_body[j, 1]
+        for i in range(6):
+            out[a, i] -= rows.row_response[r, 0, i] * rows.solution[r]
+            out[b, i] -= rows.row_response[r, 1, i] * rows.solution[r]
+
+
+@kernel
+def prepare_drive_rows(model, rows):
+    """The axis rows through the joints (response (q, n, 6), stiffness (q,)), once per instant."""
+    if rows.drives_ready[0]:
+        return
+    plain = np.zeros((rows.drive_response.shape[1], 6))
+    for a in range(model.axis_joint.shape[0]):
+        j = model.axis_joint[a]
+        body_a, body_b = model.joint_body[j, 0], model.joint_body[j, 1]
+        plain[:, :] = 0.0
+        plain[body_a] += rows.axis_response[a, 0]
+        plain[body_b] += rows.axis_response[a, 1]
+        through_joints(model, rows, plain, rows.drive_response[a])
+        stiffness = dot6(rows.axis_jacobian[a, 0], rows.drive_response[a, body_a]) + dot6(
+            rows.axis_jacobian[a, 1], rows.drive_response[a, body_b])
+        rows.drive_stiffness[a] = max(stiffness, 0.0)
+    rows.drives_ready[0] = True
+
+
+@kernel
+def through_joints_many(model, rows, responses, out):
+    """through_joints for k rows at once: responses, out (k, n, 6)."""
+    for c in range(responses.shape[0]):
+        through_joints(model, rows, responses[c], out[c])

@@ -1,0 +1,105 @@
+"""The §7 system solve: K factorised sparsely in the joint graph's elimination order gives the dense
+solution, and a chain or a tree costs linearly (no fill)."""
+import numpy as np
+import pytest
+
+import mechanisms
+from scenes import rod, scene, simulate
+
+
+def dense_system(sim):
+    """K = J M^-1 J^T with the same ridge, from the rows the kernels built, as a dense matrix."""
+    sim._ensure_rows()
+    arrays, rows = sim._arrays, sim._rows
+    n, count = len(arrays.body_inv_mass), len(arrays.row_joint)
+    jacobian, response = np.zeros((count, 6 * n)), np.zeros((count, 6 * n))
+    for r in range(count):
+        for side in (0, 1):
+            body = arrays.joint_body[arrays.row_joint[r], side]
+            jacobian[r, 6 * body:6 * body + 6] += rows.row_jacobian[r, side]
+            response[r, 6 * body:6 * body + 6] += rows.row_response[r, side]
+    matrix = jacobian @ response.T
+    matrix[np.diag_indices(count)] += 1e-10 * matrix.diagonal().max()
+    return matrix
+
+
+def sparse_solve(sim, rhs):
+    from mechbake.solver.kernels import sparse
+
+    rows, out = sim._rows, np.zeros(len(rhs))
+    sparse.solve(sim._arrays, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rhs, rows.permuted, out)
+    return out
+
+
+def chain(links: int, closed_to_world: bool = True) -> dict:
+    points = [[0.5 * k, 0.0, 0.0] for k in range(links + 1)]
+    bodies = [rod(f"rod{k}", points[k], points[k + 1]) for k in range(links)]
+    joints = [{"name": f"j{k}", "type": "ball", "body_a": f"rod{k - 1}", "body_b": f"rod{k}", "anchor": points[k]}
+              for k in range(1, links)]
+    joints.append({"name": "hang", "type": "ball", "body_a": "world", "body_b": "rod0", "anchor": points[0]})
+    if closed_to_world:
+        joints.append({"name": "end", "type": "ball", "body_a": f"rod{links - 1}", "body_b": "world",
+                       "anchor": points[links]})
+    return scene(bodies, joints)
+
+
+def spider() -> dict:
+    """A tree: a hub hung by a hinge, four legs of three links each (hinges and balls)."""
+    bodies = [{"name": "hub", "mass": 2.0, "inertia": [0.1, 0.1, 0.1], "position": [0, 0, 0]}]
+    joints = [{"name": "top", "type": "hinge", "body_a": "world", "body_b": "hub", "anchor": [0, 0, 0.2],
+               "axis": [0, 0, 1]}]
+    for leg, (dx, dy) in enumerate(((1, 0), (0, 1), (-1, 0), (0, -1))):
+        previous, start = "hub", [0.0, 0.0, 0.0]
+        for k in range(3):
+            end = [start[0] + 0.4 * dx, start[1] + 0.4 * dy, -0.1 * (k + 1)]
+            name = f"leg{leg}_{k}"
+            bodies.append(rod(name, start, end))
+            kind = "ball" if k else "hinge"
+            joint = {"name": f"{name}_joint", "type": kind, "body_a": previous, "body_b": name, "anchor": start}
+            if kind == "hinge":
+                joint["axis"] = [-dy, dx, 0]
+            joints.append(joint)
+            previous, start = name, end
+    return scene(bodies, joints)
+
+
+def ring(links: int = 6) -> dict:
+    """A closed loop of rods with no support (a loop in the joint graph)."""
+    angles = np.linspace(0, 2 * np.pi, links + 1)
+    points = [[float(np.cos(a)), float(np.sin(a)), 0.0] for a in angles]
+    bodies = [rod(f"rod{k}", points[k], points[k + 1]) for k in range(links)]
+    joints = [{"name": f"j{k}", "type": "ball", "body_a": f"rod{k - 1}", "body_b": f"rod{k}", "anchor": points[k]}
+              for k in range(1, links)]
+    joints.append({"name": "close", "type": "ball", "body_a": f"rod{links - 1}", "body_b": "rod0", "anchor": points[0]})
+    return scene(bodies, joints)
+
+
+@pytest.mark.parametrize("build", [mechanisms.eight_loop, mechanisms.crank_slider, spider, ring,
+                                   lambda: chain(12, closed_to_world=False)], ids=["eight_loop", "crank_slider", "spider", "ring", "chain"])
+def test_sparse_factor_solves_the_dense_system(build):
+    sim = simulate(build())
+    sim.run(0.05)  # away from the start pose, so the rows are turned
+    matrix = dense_system(sim)
+    rhs = np.random.default_rng(7).standard_normal(len(matrix))
+    solution = sparse_solve(sim, rhs)
+    # backward stable: the residual is round-off of K's and the solution's size
+    scale = np.abs(matrix).max() * np.abs(solution).max() + np.abs(rhs).max()
+    assert np.abs(matrix @ solution - rhs).max() < 1e-12 * scale
+    if np.linalg.cond(matrix) < 1e8:  # redundant rows (the crank-slider's planar loop) leave K near singular
+        expected = np.linalg.solve(matrix, rhs)
+        assert solution == pytest.approx(expected, rel=1e-8, abs=1e-10 * np.abs(expected).max())
+
+
+def test_a_chain_factorises_without_fill():
+    """Eliminated from its ends, a chain's factor has exactly K's pattern: linear in the chain's length."""
+    for links in (8, 32, 128):
+        arrays = simulate(chain(links))._arrays
+        assert arrays.ldl_start[-1] == len(arrays.k_index) - len(arrays.row_joint)
+        assert arrays.ldl_start[-1] == 4 * len(arrays.row_joint) - 9  # 3 within a ball joint, 9 to the next, per 3 rows
+
+
+def test_a_tree_factorises_without_fill():
+    sim = simulate(spider())
+    arrays = sim._arrays
+    # without fill, L has the pattern of K's strictly lower triangle
+    assert arrays.ldl_start[-1] == len(arrays.k_index) - len(arrays.row_joint)
