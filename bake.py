@@ -1,23 +1,33 @@
-"""The scripting API: bake a scene's mechanism to keyframes, clear a bake, list a scene's problems.
+"""The scripting API: bake a scene's mechanism to keyframes, clear a bake, check a scene.
 
     from mechbake import bake
     report = bake.bake_scene(bpy.context.scene)          # runs to the end
     job = bake.Bake(scene); job.run(frames=10); ...; job.finish()   # step by step, as the UI does
+    bake.clear_bake(scene); bake.problems(scene); bake.check(scene)  # (problems, warnings)
 
-Nothing in the scene changes until the simulation has reached the last frame: a bake that is
-cancelled or fails leaves the scene as it was.
+A bake starts from the pose the artist sees at the first frame with MechBake's earlier bake taken
+off, and keys every Dynamic body in MechBake's own action (keyframes.py), so the artist's animation
+is kept for Clear Bake. Nothing in the scene changes until the simulation has reached the last
+frame, and reading the scene at its first frame leaves no trace: the user's frame comes back, and
+so does every animated value the artist changed without keying it (a change of frame would
+overwrite those with their animation). So Validate, and a bake that fails or is cancelled, leave the
+scene exactly as it was.
 """
 import time
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 import bpy
 import numpy as np
-from mathutils import Matrix
 
-from .keyframes import remove_transform_keys, write_transform_keys
+from .keyframes import TRANSFORM_PATHS, action_fcurves, animated_channels, attach_bake, detach_bake, discard_bake, \
+    is_bake_attached, write_bake_keys
 from .scene_model import read_scene, scene_problems
-from .solver import Simulation
+from .solver import ModelError, Simulation
 from .solver.rotation import quaternion_to_matrix
+
+# An object's pose as Clear Bake puts it back: every transform channel a bake keys, in each rotation mode
+POSE_PATHS = (("location", 3), ("rotation_quaternion", 4), ("rotation_euler", 3), ("rotation_axis_angle", 4))
 
 
 @dataclass
@@ -29,6 +39,7 @@ class BakeReport:
     steps: int
     corrections: int
     halvings: int
+    warnings: list[str] = field(default_factory=list)  # what baked but may not be what was meant
 
     def __str__(self) -> str:
         return (f"baked {self.bodies} bodies over {self.frames} frames in {self.seconds:.2f} s "
@@ -37,19 +48,18 @@ class BakeReport:
 
 
 class Bake:
-    """One bake of a scene, advanced a few frames at a time."""
+    """One bake of a scene, advanced a few frames at a time; the scene is read once, at the start, and
+    written once, by finish(). To cancel, drop the job: it has written nothing."""
 
     def __init__(self, scene, frame_start=None, frame_end=None):
         self.scene = scene
-        self.user_frame = scene.frame_current
         self.started = time.perf_counter()
         start = scene.frame_start if frame_start is None else frame_start
-        scene.frame_set(start)  # the mechanism starts from the scene at its first frame
-        try:
+        with _frame_round_trip(scene), _without_bakes(scene):
+            scene.frame_set(start)  # the mechanism starts from the scene at its first frame
             self.built = read_scene(scene, bpy.context.evaluated_depsgraph_get(), start, frame_end)
-        except Exception:
-            scene.frame_set(self.user_frame)
-            raise
+            objects = _objects_by_uid()
+            self.start_poses = [pose_of(objects[b.uid]) for b in self.built.bindings]
         built = self.built
         self.simulation = Simulation(built.model)
         self.frames = np.arange(built.frame_start, built.frame_end + 1)
@@ -82,58 +92,174 @@ class Bake:
             self.orientations[self.done, k] = sim.orientation(binding.name)
         self.worst_gap = max(self.worst_gap, sim.max_joint_error())
 
-    def cancel(self) -> None:
-        self.scene.frame_set(self.user_frame)
-
     def finish(self) -> BakeReport:
-        """Writes the keys of every moving body and restores the user's frame."""
+        """Writes the keys of every moving body (all of them, or none if one was deleted meanwhile)."""
         if not self.finished:
             raise RuntimeError("the bake has not reached its last frame")
-        for k, binding in enumerate(self.built.bindings):
-            obj = self.scene.objects[binding.name]
-            if not obj.mechbake.is_baked:
-                obj.mechbake.baked_start = [v for row in obj.matrix_world for v in row]
+        objects = _objects_by_uid()
+        in_scene = set(self.scene.objects)
+        bodies = []
+        for binding in self.built.bindings:
+            body = objects.get(binding.uid)
+            if body is None or body not in in_scene:
+                raise ModelError(f"object '{binding.name}' was deleted during the bake; nothing was written")
+            bodies.append(body)
+        with _frame_round_trip(self.scene, keep=bodies):
+            for k, (obj, binding, pose) in enumerate(zip(bodies, self.built.bindings, self.start_poses)):
+                rotations = quaternion_to_matrix(self.orientations[:, k])
+                origins = self.positions[:, k] + rotations @ binding.origin_offset  # the origin, not the centre of mass
+                # the body turns as D·R (scene_model.py): the rotation channels key R = D⁻¹·(D·R)
+                keyed = _quaternion_product(binding.delta_rotation * [1.0, -1.0, -1.0, -1.0], self.orientations[:, k])
+                write_bake_keys(obj, self.frames.astype(float), origins - binding.delta_location, keyed,
+                                _start_rotation(obj.rotation_mode, pose))
+                obj.mechbake.baked_pose = pose
                 obj.mechbake.is_baked = True
-            rotations = quaternion_to_matrix(self.orientations[:, k])
-            origins = self.positions[:, k] + rotations @ binding.origin_offset  # the origin, not the centre of mass
-            write_transform_keys(obj, self.frames.astype(float), origins, self.orientations[:, k])
-        self.scene.frame_set(self.user_frame)
         stats = self.simulation.stats
         return BakeReport(len(self.frames), len(self.built.bindings), time.perf_counter() - self.started,
-                          self.worst_gap, stats["steps"], stats["corrections"], stats["halvings"])
+                          self.worst_gap, stats["steps"], stats["corrections"], stats["halvings"],
+                          list(self.built.warnings))
 
 
 def bake_scene(scene, frame_start=None, frame_end=None, progress=None) -> BakeReport:
     """Bakes to the end; progress(fraction) is called after every frame if given."""
     job = Bake(scene, frame_start, frame_end)
-    try:
-        while not job.finished:
-            job.run(1)
-            if progress is not None:
-                progress(job.progress)
-    except BaseException:
-        job.cancel()
-        raise
+    while not job.finished:
+        job.run(1)
+        if progress is not None:
+            progress(job.progress)
     return job.finish()
 
 
 def clear_bake(scene) -> int:
-    """Removes the baked keys of every body and puts it back in its pose from before the bake."""
-    cleared = 0
-    for obj in scene.objects:
-        if obj.mechbake.is_baked:
-            remove_transform_keys(obj)
-            obj.matrix_world = Matrix([obj.mechbake.baked_start[4 * r:4 * r + 4] for r in range(4)])
+    """Takes MechBake's keys off every body: its own animation (or none) is back, and it stands in its
+    pose from the start of the last bake."""
+    cleared = [obj for obj in scene.objects if obj.mechbake.is_baked]
+    with _frame_round_trip(scene, keep=cleared):
+        for obj in cleared:
+            discard_bake(obj)
+            set_pose(obj, obj.mechbake.baked_pose)
             obj.mechbake.is_baked = False
-            cleared += 1
-    return cleared
+    return len(cleared)
+
+
+def check(scene) -> tuple[list[str], list[str]]:
+    """(problems, warnings) of the scene, each naming its object: what keeps it from baking (none: it is
+    ready) and what bakes but may not be what was meant."""
+    with _frame_round_trip(scene), _without_bakes(scene):
+        scene.frame_set(scene.frame_start)
+        return scene_problems(scene, bpy.context.evaluated_depsgraph_get())
 
 
 def problems(scene) -> list[str]:
     """Everything that keeps the scene from baking, each naming its object (empty: ready to bake)."""
-    user_frame = scene.frame_current
-    scene.frame_set(scene.frame_start)
+    return check(scene)[0]
+
+
+def pose_of(obj) -> list[float]:
+    return [value for path, _ in POSE_PATHS for value in getattr(obj, path)]
+
+
+def set_pose(obj, pose) -> None:
+    start = 0
+    for path, size in POSE_PATHS:
+        setattr(obj, path, pose[start:start + size])
+        start += size
+
+
+def _start_rotation(mode: str, pose):
+    """The rotation the keys continue from: the start pose's, in the object's rotation mode."""
+    if mode == "QUATERNION":
+        return pose[3:7]
+    return None if mode == "AXIS_ANGLE" else pose[7:10]
+
+
+def _quaternion_product(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """p q for one quaternion p (4,) and a stack q (F, 4), both (w, x, y, z)."""
+    w = p[0] * q[:, 0] - q[:, 1:] @ p[1:]
+    return np.column_stack((w, p[0] * q[:, 1:] + q[:, :1] * p[1:] + np.cross(p[1:], q[:, 1:])))
+
+
+def _objects_by_uid() -> dict:
+    return {obj.session_uid: obj for obj in bpy.data.objects}
+
+
+@contextmanager
+def _without_bakes(scene):
+    """Every body with its MechBake bake taken off (its own animation, or none, playing again) and in
+    its pose from before that bake, or where the artist has moved it since; bakes put back after."""
+    frame = scene.frame_current + scene.frame_subframe
+    taken = [obj for obj in scene.objects if is_bake_attached(obj)]
+    for obj in taken:
+        pose = pose_of(obj) if _moved_since_bake(obj, frame) else list(obj.mechbake.baked_pose)
+        detach_bake(obj)
+        set_pose(obj, pose)
     try:
-        return scene_problems(scene, bpy.context.evaluated_depsgraph_get())
+        yield
     finally:
-        scene.frame_set(user_frame)
+        for obj in taken:
+            attach_bake(obj)
+
+
+def _moved_since_bake(obj, frame: float) -> bool:
+    """Whether the artist has moved or turned the body away from its baked keys (without keying it)."""
+    for curve in action_fcurves(obj):
+        if curve.data_path in TRANSFORM_PATHS:
+            if abs(curve.evaluate(frame) - getattr(obj, curve.data_path)[curve.array_index]) > 1e-6:
+                return True
+    return False
+
+
+@contextmanager
+def _frame_round_trip(scene, keep=()):
+    """Whatever happens inside to the frame, afterwards the user's frame is back, and so is every
+    animated value as it was (edits made without keying included). keep: objects whose location and
+    rotation are to show their new animation instead."""
+    frame, subframe = scene.frame_current, scene.frame_subframe
+    held = _held_values(bpy.context.evaluated_depsgraph_get(), keep)
+    try:
+        yield
+    finally:
+        scene.frame_set(frame, subframe=subframe)
+        for id_, path, index, value in held:
+            _write_value(id_, path, index, value)
+        bpy.context.view_layer.update()
+
+
+def _held_values(depsgraph, keep) -> list[tuple]:
+    """(ID, data path, index, value) of every channel animated in the view layer: what a change of frame
+    overwrites."""
+    held = []
+    for instance in depsgraph.ids:
+        id_ = instance.original
+        if getattr(id_, "animation_data", None) is None:
+            continue
+        for path, index in animated_channels(id_):
+            if path in TRANSFORM_PATHS and id_ in keep:
+                continue
+            try:
+                value = id_.path_resolve(path)
+                held.append((id_, path, index, value[index] if _is_array(value) else value))
+            except (ValueError, IndexError):  # a channel whose path leads nowhere animates nothing
+                continue
+    return held
+
+
+def _is_array(value) -> bool:
+    return hasattr(value, "__len__") and not isinstance(value, str)
+
+
+def _write_value(id_, path: str, index: int, value) -> None:
+    current = id_.path_resolve(path)
+    if _is_array(current):
+        if current[index] != value:
+            current[index] = value  # a property array is a view: this writes the property
+        return
+    if current == value:  # also leaves linked data alone, which cannot be written
+        return
+    if path.endswith('"]'):  # a custom property: owner["name"]
+        split = path.rindex('["')
+        owner = id_.path_resolve(path[:split]) if split else id_
+        owner[path[split + 2:-2]] = value
+    else:
+        owner_path, _, attribute = path.rpartition(".")
+        setattr(id_.path_resolve(owner_path) if owner_path else id_, attribute, value)

@@ -3,6 +3,7 @@
 import argparse
 import os
 import sys
+import tempfile
 
 import bpy
 
@@ -42,6 +43,8 @@ def execute(argv: list[str]) -> int:
         start, end = _frames(args.frames)
         if not os.path.isfile(args.input):
             raise ModelError(f"{args.input}: no such file")
+        output = os.path.abspath(args.output or args.input)
+        _check_writable(output)  # now, not after a bake of many minutes
         try:
             bpy.ops.wm.open_mainfile(filepath=os.path.abspath(args.input))
         except RuntimeError as error:
@@ -59,8 +62,12 @@ def execute(argv: list[str]) -> int:
                 print(f"mechbake: {100 * fraction:3.0f} %", flush=True)
 
         report = bake_scene(scene, start, end, progress)
-        output = os.path.abspath(args.output or args.input)
-        bpy.ops.wm.save_as_mainfile(filepath=output)
+        for warning in report.warnings:
+            print(f"mechbake: warning: {warning}", file=sys.stderr, flush=True)
+        try:
+            bpy.ops.wm.save_as_mainfile(filepath=output)
+        except RuntimeError as error:
+            raise ModelError(f"{output}: Blender could not save it ({str(error).strip()})") from None
         print(f"mechbake: {report}", flush=True)
         print(f"mechbake: saved {output}", flush=True)
         return 0
@@ -68,6 +75,20 @@ def execute(argv: list[str]) -> int:
         for line in str(error).split("\n"):
             print(f"mechbake: error: {line}", file=sys.stderr, flush=True)
         return 1
+
+
+def _check_writable(path: str) -> None:
+    """Whether Blender can save to path: it writes a file beside it, then renames that over it."""
+    folder = os.path.dirname(path)
+    if os.path.isdir(path):
+        raise ModelError(f"{path}: is a folder; give the file to write")
+    if not os.path.isdir(folder):
+        raise ModelError(f"{path}: cannot be written, the folder {folder} does not exist")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise ModelError(f"{path}: cannot be written in {folder} ({error.strerror})") from None
 
 
 def register() -> None:

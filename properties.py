@@ -1,6 +1,7 @@
 """MechBake's settings on objects (Object.mechbake) and scenes (Scene.mechbake)."""
 import bpy
-from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty, IntProperty, PointerProperty
+from bpy.props import (BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty, IntProperty, PointerProperty,
+                       StringProperty)
 
 ROLES = [("NONE", "None", "Not part of the mechanism"),
          ("DYNAMIC", "Dynamic", "A moving rigid body: mass and inertia come from its mesh"),
@@ -33,6 +34,20 @@ def _is_body(_self, obj) -> bool:
     return obj.type == "MESH" and obj.mechbake.role != "NONE"
 
 
+def drive_property(joint_type: str, name: str) -> str:
+    """The property of a drive value (limit_min, limit_max, spring_rest, motor_target, motor_speed) for a joint
+    type: a hinge's is an angle, a slider's (and a Spring joint's rest) a length."""
+    return name if joint_type == "HINGE" else f"{name}_length"
+
+
+def _remember_body_a(self, _context) -> None:
+    self.body_a_name = self.body_a.name if self.body_a is not None else ""
+
+
+def _remember_body_b(self, _context) -> None:
+    self.body_b_name = self.body_b.name if self.body_b is not None else ""
+
+
 class MECHBAKE_PG_object(bpy.types.PropertyGroup):
     role: EnumProperty(name="Role", items=ROLES, default="NONE")
     mass: FloatProperty(name="Mass", description="Mass in kg; 0 takes it from the density and the mesh volume",
@@ -43,36 +58,65 @@ class MECHBAKE_PG_object(bpy.types.PropertyGroup):
     restitution: FloatProperty(name="Restitution", description="0 plastic, 1 elastic", default=0.0, min=0.0, max=1.0)
 
     joint_type: EnumProperty(name="Joint", items=JOINT_TYPES, default="NONE")
-    body_a: PointerProperty(name="Body A", type=bpy.types.Object, poll=_is_body,
+    body_a: PointerProperty(name="Body A", type=bpy.types.Object, poll=_is_body, update=_remember_body_a,
                             description="First body; empty means the world")
-    body_b: PointerProperty(name="Body B", type=bpy.types.Object, poll=_is_body,
+    body_b: PointerProperty(name="Body B", type=bpy.types.Object, poll=_is_body, update=_remember_body_b,
                             description="Second body; empty means the world")
+    # The name of the body last chosen: deleting that body empties the pointer without an update,
+    # and the joint must then say so rather than join the world
+    body_a_name: StringProperty(options={"HIDDEN"})
+    body_b_name: StringProperty(options={"HIDDEN"})
     target: PointerProperty(name="Target", type=bpy.types.Object,
                             description="Marks the other anchor of a distance joint or spring, or a rail's end")
     use_limits: BoolProperty(name="Limits", default=False)
-    limit_min: FloatProperty(name="Min", description="Radians for a hinge, metres for a slider (0 is the start pose)",
-                             default=-1.0)
-    limit_max: FloatProperty(name="Max", description="Radians for a hinge, metres for a slider (0 is the start pose)",
-                             default=1.0)
+    # Hinges and sliders keep their values apart, in Blender's units (as its own rigid body
+    # constraints do): an angle typed as 90 is 90° (stored, and keyed, in radians), a length is
+    # in the scene's length unit.
+    limit_min: FloatProperty(name="Min", description="Lowest angle (0 is the start pose)", default=-1.0,
+                             subtype="ANGLE")
+    limit_max: FloatProperty(name="Max", description="Highest angle (0 is the start pose)", default=1.0,
+                             subtype="ANGLE")
+    limit_min_length: FloatProperty(name="Min", description="Lowest position along the axis (0 is the start pose)",
+                                    default=-1.0, subtype="DISTANCE")
+    limit_max_length: FloatProperty(name="Max", description="Highest position along the axis (0 is the start pose)",
+                                    default=1.0, subtype="DISTANCE")
     use_spring: BoolProperty(name="Spring", description="A torsion (hinge) or linear (slider) spring", default=False)
     spring_stiffness: FloatProperty(name="Stiffness", description="N/m, or N·m/rad for a hinge", default=100.0, min=0.0)
     spring_damping: FloatProperty(name="Damping", description="N·s/m, or N·m·s/rad for a hinge", default=0.0, min=0.0)
-    spring_rest: FloatProperty(name="Rest", description="Rest angle or position; for a Spring joint its rest length",
-                               default=0.0)
+    spring_rest: FloatProperty(name="Rest", description="The hinge angle the spring pulls to", default=0.0,
+                               subtype="ANGLE")
+    spring_rest_length: FloatProperty(name="Rest", description="The slider position the spring pulls to; for a "
+                                      "Spring joint its rest length", default=0.0, subtype="DISTANCE")
     use_spring_rest: BoolProperty(name="Set Rest Length",
                                   description="Use Rest as the spring's rest length instead of its start length")
     spring_method: EnumProperty(name="Method", items=SPRING_METHODS, default="IMPULSE")
     motor_mode: EnumProperty(name="Motor", items=MOTOR_MODES, default="NONE")
-    motor_target: FloatProperty(name="Target", description="Angle (rad) or position (m), or speed in velocity mode",
-                                default=0.0)
+    motor_target: FloatProperty(name="Target", description="The angle the servo turns to", default=0.0,
+                                subtype="ANGLE")
+    motor_target_length: FloatProperty(name="Target", description="The position the servo moves to", default=0.0,
+                                       subtype="DISTANCE")
+    # Blender has no unit of angular speed: an angle per second reads as degrees per second
+    motor_speed: FloatProperty(name="Speed", description="Angle turned per second", default=0.0, subtype="ANGLE")
+    motor_speed_length: FloatProperty(name="Speed", description="Distance moved per second", default=0.0,
+                                      unit="VELOCITY")
     motor_max_torque: FloatProperty(name="Max Torque", description="N·m (N for a slider); 0 means unlimited",
                                     default=100.0, min=0.0)
     motor_brake: FloatProperty(name="Brake", description="Velocity-proportional braking, N·m·s/rad", default=0.0,
                                min=0.0)
 
-    baked_start: FloatVectorProperty(name="Start Pose", size=16, options={"HIDDEN"},
-                                     description="World matrix before the last bake, restored by Clear")
+    # What MechBake needs to take its bake off again and give the artist's animation back
     is_baked: BoolProperty(name="Baked", default=False, options={"HIDDEN"})
+    bake_action: PointerProperty(name="Bake Action", type=bpy.types.Action, options={"HIDDEN"},
+                                 description="MechBake's action with the baked keys")
+    artist_action: PointerProperty(name="Artist's Action", type=bpy.types.Action, options={"HIDDEN"},
+                                   description="The action the object had before the bake, given back by Clear")
+    artist_slot: StringProperty(name="Artist's Slot", options={"HIDDEN"},
+                                description="Identifier of the action slot the object had before the bake")
+    made_animation_data: BoolProperty(options={"HIDDEN"}, description="The bake gave the object its animation data")
+    # location (3), rotation_quaternion (4), rotation_euler (3), rotation_axis_angle (4)
+    baked_pose: FloatVectorProperty(name="Start Pose", size=14, options={"HIDDEN"},
+                                    description="Location and rotations at the start of the last bake, restored "
+                                                "by Clear")
 
 
 class MECHBAKE_PG_scene(bpy.types.PropertyGroup):

@@ -2,18 +2,27 @@
 
 It produces a plain mechanism dict (format mechbake/1) and, for every moving body, what the key
 writer needs to put the object's origin where the body's centre of mass says. Bodies are meshes
-whose role is Dynamic or Fixed; joints are empties with a joint type. Every problem found is
-collected, each naming its object, so Validate can list them all.
+whose role is Dynamic or Fixed; joints are empties with a joint type; only the objects of the view
+layer take part (an excluded collection is not in the mechanism). Every problem found is collected
+in the artist's words, each naming its object, so Validate can list them all at once.
+
+A Dynamic body's frame is its rotation without its scale, read from its transform channels:
+matrix_world = T(location + delta_location) · D · R · S(scale · delta_scale), with D the delta
+rotation and R the rotation (Blender's BKE_object_to_mat4). The body turns as D·R; a negative
+scale stays in S, where the keys leave it.
 """
 from dataclasses import dataclass, field
+from typing import Any
 
 import bpy
 import numpy as np
-from mathutils import Vector
+from mathutils import Matrix, Vector
 
-from .keyframes import action_fcurves
+from .keyframes import TRANSFORM_PATHS, action_fcurves
+from .properties import drive_property
 from .solver import Model, ModelError
 from .solver.mass_properties import mesh_mass_properties
+from .solver.rotation import matrix_to_quaternion
 
 WORLD = "world"
 SOLVER_NAMES = {"SYSTEM": "system", "ITERATIVE": "iterative"}
@@ -24,8 +33,11 @@ AXIS_JOINTS = ("HINGE", "SLIDER")
 class BodyBinding:
     """How a moving body's solver state becomes its object's transform."""
 
-    name: str  # object and body name
+    name: str  # the body's name: the object's when the scene was read
+    uid: int  # the object's session_uid, which finds it again even if it is renamed during the bake
     origin_offset: np.ndarray  # (3,) object origin minus centre of mass, in the body frame
+    delta_location: np.ndarray  # (3,) the object's delta location, m
+    delta_rotation: np.ndarray  # (4,) its delta rotation D as a quaternion (w, x, y, z)
 
 
 @dataclass
@@ -37,25 +49,28 @@ class SceneModel:
     frame_end: int
     fps: float
     substeps: int
+    warnings: list[str]  # what bakes but may not be what the artist meant, each naming its object
 
 
 @dataclass
 class _Reading:
     scene: bpy.types.Scene
     depsgraph: bpy.types.Depsgraph
+    in_layer: set[str]  # names of the objects of the view layer
     frame_start: int
     fps: float
     frames: np.ndarray
     problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
-def scene_problems(scene, depsgraph, frame_start=None, frame_end=None) -> list[str]:
-    """Every problem that keeps the scene from baking, each naming its object; empty when it bakes."""
+def scene_problems(scene, depsgraph, frame_start=None, frame_end=None) -> tuple[list[str], list[str]]:
+    """(problems, warnings): what keeps the scene from baking (empty when it bakes) and what bakes but
+    may not be meant, each naming its object."""
     try:
-        read_scene(scene, depsgraph, frame_start, frame_end)
+        return [], read_scene(scene, depsgraph, frame_start, frame_end).warnings
     except ModelError as error:
-        return str(error).split("\n")
-    return []
+        return str(error).split("\n"), []
 
 
 def read_scene(scene, depsgraph, frame_start=None, frame_end=None) -> SceneModel:
@@ -65,9 +80,11 @@ def read_scene(scene, depsgraph, frame_start=None, frame_end=None) -> SceneModel
     if frame_end <= frame_start:
         raise ModelError(f"frame range {frame_start}-{frame_end} is empty: the end must come after the start")
     fps = scene.render.fps / scene.render.fps_base
-    reading = _Reading(scene, depsgraph, frame_start, fps, np.arange(frame_start, frame_end + 1))
-    body_objects = [o for o in scene.objects if o.mechbake.role != "NONE"]
-    joint_objects = [o for o in scene.objects if o.type == "EMPTY" and o.mechbake.joint_type != "NONE"]
+    objects = list(depsgraph.view_layer.objects)
+    reading = _Reading(scene, depsgraph, {o.name for o in objects}, frame_start, fps,
+                       np.arange(frame_start, frame_end + 1))
+    body_objects = [o for o in objects if o.mechbake.role != "NONE"]
+    joint_objects = [o for o in objects if o.type == "EMPTY" and o.mechbake.joint_type != "NONE"]
     bodies, bindings = [], []
     for obj in body_objects:
         body = _read_body(reading, obj)
@@ -91,12 +108,68 @@ def read_scene(scene, depsgraph, frame_start=None, frame_end=None) -> SceneModel
                      "velocity_correction": settings.velocity_correction,
                      "max_corrections": settings.max_corrections, "contact_method": settings.contact_method.lower()},
     }
-    return SceneModel(mechanism, Model.from_dict(mechanism), bindings, frame_start, frame_end, fps, settings.substeps)
+    return SceneModel(mechanism, Model.from_dict(mechanism), bindings, frame_start, frame_end, fps, settings.substeps,
+                      reading.warnings)
 
 
-def _world_rotation(obj) -> np.ndarray:
-    """The object's world rotation without its scale, as a 3x3 matrix."""
-    return np.array(obj.matrix_world.to_quaternion().to_matrix())
+def _delta_rotation(obj) -> Matrix:
+    """D: the object's delta rotation (Blender keeps none for the axis-angle mode)."""
+    if obj.rotation_mode == "QUATERNION":
+        return obj.delta_rotation_quaternion.normalized().to_matrix()
+    if obj.rotation_mode == "AXIS_ANGLE":
+        return Matrix.Identity(3)
+    return obj.delta_rotation_euler.to_matrix()
+
+
+def _rotation(obj) -> Matrix:
+    """R: the object's rotation channels as a matrix, as Blender reads them."""
+    if obj.rotation_mode == "QUATERNION":
+        return obj.rotation_quaternion.normalized().to_matrix()
+    if obj.rotation_mode == "AXIS_ANGLE":
+        angle, *axis = obj.rotation_axis_angle
+        if Vector(axis).length == 0.0:
+            return Matrix.Identity(3)
+        return Matrix.Rotation(angle, 3, Vector(axis).normalized())
+    return obj.rotation_euler.to_matrix()
+
+
+def _body_rotation(obj) -> np.ndarray:
+    """The body frame of a Dynamic body: D·R, its rotation without scale or mirroring."""
+    return np.array(_delta_rotation(obj) @ _rotation(obj))
+
+
+def _fixed_rotation(obj) -> np.ndarray:
+    """A frame for a Fixed body, which never moves: its world axes without scale, turned right-handed
+    when the object is mirrored."""
+    axes = obj.matrix_world.to_3x3()
+    if axes.determinant() < 0:
+        axes = axes @ Matrix.Diagonal((-1.0, 1.0, 1.0))
+    return np.array(axes.to_quaternion().to_matrix())
+
+
+def _dynamic_problems(obj) -> list[str]:
+    """What keeps a Dynamic body's keys from giving the simulated motion."""
+    where = f"object '{obj.name}'"
+    found = []
+    if obj.library is not None:
+        found.append(f"{where} is linked from the library '{obj.library.filepath}': keys cannot be saved in "
+                     f"it; make it local (Object > Relations > Make Local)")
+    if obj.parent is not None:
+        found.append(f"{where}: a MechBake body cannot have a parent ('{obj.parent.name}'); clear it with Keep "
+                     f"Transform")
+    if obj.rigid_body is not None:
+        found.append(f"{where}: Blender's own Rigid Body physics would override the baked motion; remove it "
+                     f"(Physics > Rigid Body)")
+    for constraint in obj.constraints:
+        if constraint.enabled and constraint.influence > 0:
+            found.append(f"{where}: its constraint '{constraint.name}' would override the baked motion; delete it "
+                         f"or turn it off")
+    drivers = obj.animation_data.drivers if obj.animation_data is not None else ()
+    for driver in drivers:
+        if driver.data_path in TRANSFORM_PATHS or driver.data_path.startswith("delta_"):
+            found.append(f"{where}: a driver on its {driver.data_path.replace('_', ' ')} would override the baked "
+                         f"motion; remove the driver")
+    return found
 
 
 def _read_body(reading: _Reading, obj):
@@ -107,17 +180,22 @@ def _read_body(reading: _Reading, obj):
     if obj.type != "MESH":
         reading.problems.append(f"object '{obj.name}': a {settings.role.title()} body must be a mesh, not {obj.type.lower()}")
         return None
-    if obj.parent is not None:
-        reading.problems.append(f"object '{obj.name}': a MechBake body cannot have a parent ('{obj.parent.name}'); "
-                                f"clear it with Keep Transform")
-        return None
-    rotation = _world_rotation(obj)
     origin = np.array(obj.matrix_world.translation)
-    quaternion = list(obj.matrix_world.to_quaternion())
     surface = {"friction": settings.friction, "restitution": settings.restitution}
     if settings.role == "FIXED":
+        if obj.parent is not None:
+            reading.problems.append(f"object '{obj.name}': a MechBake body cannot have a parent "
+                                    f"('{obj.parent.name}'); clear it with Keep Transform")
+            return None
+        quaternion = matrix_to_quaternion(_fixed_rotation(obj)).tolist()
         return {"name": obj.name, "mass": 1.0, "position": origin.tolist(), "orientation": quaternion, "fixed": True,
                 **surface}, None
+    unfit = _dynamic_problems(obj)
+    if unfit:
+        reading.problems.extend(unfit)
+        return None
+    rotation = _body_rotation(obj)
+    quaternion = matrix_to_quaternion(rotation).tolist()
     try:
         vertices, triangles = _world_triangles(obj, reading.depsgraph)
         if not np.isfinite(vertices).all():
@@ -129,6 +207,10 @@ def _read_body(reading: _Reading, obj):
     except ModelError as error:
         reading.problems.append(str(error))
         return None
+    if mass is None and overlapping_parts(vertices, triangles):
+        reading.warnings.append(f"object '{obj.name}': parts of its mesh overlap (an Array modifier's copies?), so "
+                                f"the volume they share counts twice and the mass is too large; set its Mass, or "
+                                f"let the parts touch without overlapping")
     inertia_body = rotation.T @ props.inertia @ rotation  # the body frame turns with the object
     body = {"name": obj.name, "mass": props.mass, "inertia": inertia_body.tolist(), "position": props.centre.tolist(),
             "orientation": quaternion, **surface}
@@ -137,7 +219,9 @@ def _read_body(reading: _Reading, obj):
         if shape is None:
             return None
         body["shape"] = shape
-    return body, BodyBinding(obj.name, rotation.T @ (origin - props.centre))
+    delta = np.array(_delta_rotation(obj).to_quaternion())
+    return body, BodyBinding(obj.name, obj.session_uid, rotation.T @ (origin - props.centre),
+                             np.array(obj.delta_location), delta)
 
 
 def _shape(reading: _Reading, obj, points: np.ndarray, triangles: np.ndarray):
@@ -207,15 +291,21 @@ def _world_triangles(obj, depsgraph) -> tuple[np.ndarray, np.ndarray]:
 def _read_joint(reading: _Reading, obj):
     settings = obj.mechbake
     kind = settings.joint_type
+    where = f"joint '{obj.name}'"
     fail = reading.problems.append
-    sides = {}
-    for side in ("body_a", "body_b"):
-        other = getattr(settings, side)
-        if other is not None and (other.type != "MESH" or other.mechbake.role == "NONE"):
-            fail(f"joint '{obj.name}': {side.replace('_', ' ').title()} '{other.name}' is not a MechBake body "
-                 f"(give it a role)")
-            return None
-        sides[side] = other.name if other is not None else WORLD
+    body_a, body_b = _joint_side(reading, obj, "body_a"), _joint_side(reading, obj, "body_b")
+    if body_a is None or body_b is None:
+        return None
+    sides = {"body_a": body_a, "body_b": body_b}
+    if sides["body_a"] == sides["body_b"] != WORLD:
+        fail(f"{where}: Body A and Body B are the same object ('{sides['body_a']}'); a joint holds two different "
+             f"bodies (leave Body A empty to hold Body B to the world)")
+        return None
+    roles = [_role(reading.scene.objects[name]) for name in sides.values() if name != WORLD]
+    if "DYNAMIC" not in roles:
+        held = " and ".join(f"'{name}' is Fixed" for name in sides.values() if name != WORLD) or "both are the world"
+        fail(f"{where}: neither of its bodies can move ({held}); make one of them Dynamic")
+        return None
     matrix = obj.matrix_world
     anchor = list(matrix.translation)
     axis = np.array(matrix.to_3x3() @ Vector((0.0, 0.0, 1.0)))
@@ -224,33 +314,61 @@ def _read_joint(reading: _Reading, obj):
         joint["anchor"] = anchor
     elif kind in AXIS_JOINTS:
         if np.linalg.norm(axis) < 1e-9:
-            fail(f"joint '{obj.name}': its Z axis has no length (the empty is scaled to zero)")
+            fail(f"{where}: its Z axis has no length (the empty is scaled to zero)")
             return None
         joint.update(anchor=anchor, axis=(axis / np.linalg.norm(axis)).tolist())
     else:
         target = settings.target
         if target is None:
-            fail(f"joint '{obj.name}': a {kind.title()} joint needs a Target object marking its other end")
+            fail(f"{where}: a {kind.title()} joint needs a Target object marking its other end")
+            return None
+        if target.name not in reading.in_layer:
+            fail(f"{where}: its Target '{target.name}' is not in the scene (deleted, or its collection is excluded)")
             return None
         other_end = list(target.matrix_world.translation)
+        if (Vector(other_end) - Vector(anchor)).length < 1e-9:
+            fail(f"{where}: its Target '{target.name}' is where the joint is; move it to the joint's other end")
+            return None
         if kind == "RAIL":
-            joint.update(start=anchor, end=other_end, point=_rail_point(reading, obj, anchor, other_end, sides["body_b"]))
+            joint.update(start=anchor, end=other_end, point=_rail_point(reading, anchor, other_end, sides["body_b"]))
         else:
             joint.update(anchor_a=anchor, anchor_b=other_end)
         if kind == "SPRING":
             joint.update(stiffness=_keyed(reading, obj, "spring_stiffness"), damping=_keyed(reading, obj, "spring_damping"),
                          method=settings.spring_method.lower())
             if settings.use_spring_rest:
-                joint["rest_length"] = _keyed(reading, obj, "spring_rest")
+                joint["rest_length"] = _keyed(reading, obj, drive_property(kind, "spring_rest"))
     if kind in AXIS_JOINTS:
         _read_axis_drives(reading, obj, joint)
     elif settings.motor_mode != "NONE":
-        fail(f"joint '{obj.name}': a {kind.title()} joint cannot carry a motor (only Hinge and Slider can)")
+        fail(f"{where}: a {kind.title()} joint cannot carry a motor (only Hinge and Slider can)")
         return None
     return joint
 
 
-def _rail_point(reading, obj, start, end, body_b: str) -> list:
+def _joint_side(reading: _Reading, obj, side: str) -> str | None:
+    """The body a joint holds on one side (WORLD when none is set), or None with the problem noted."""
+    settings = obj.mechbake
+    label = side.replace("_", " ").title()
+    other = getattr(settings, side)
+    if other is None:
+        remembered = getattr(settings, f"{side}_name")
+        if remembered:  # the pointer was emptied by deleting its body, not by the artist
+            reading.problems.append(f"joint '{obj.name}': its {label} '{remembered}' was deleted; pick another body, "
+                                    f"or clear {label} to hold the joint to the world")
+            return None
+        return WORLD
+    if other.name not in reading.in_layer:
+        reading.problems.append(f"joint '{obj.name}': its {label} '{other.name}' is not in the scene (deleted, or "
+                                f"its collection is excluded)")
+        return None
+    if other.type != "MESH" or other.mechbake.role == "NONE":
+        reading.problems.append(f"joint '{obj.name}': {label} '{other.name}' is not a MechBake body (give it a role)")
+        return None
+    return other.name
+
+
+def _rail_point(reading: _Reading, start, end, body_b: str) -> list:
     """Where body B's origin projects onto the rail: the point of B that runs on it."""
     start, end = np.array(start), np.array(end)
     origin = np.array(reading.scene.objects[body_b].matrix_world.translation) if body_b != WORLD else start
@@ -259,37 +377,125 @@ def _rail_point(reading, obj, start, end, body_b: str) -> list:
     return (start + along * direction).tolist()
 
 
-def _read_axis_drives(reading, obj, joint: dict) -> None:
+def _read_axis_drives(reading: _Reading, obj, joint: dict) -> None:
     settings = obj.mechbake
+    kind = settings.joint_type
     if settings.use_limits:
-        joint["limits"] = [_keyed(reading, obj, "limit_min"), _keyed(reading, obj, "limit_max")]
+        lower = _keyed(reading, obj, drive_property(kind, "limit_min"))
+        upper = _keyed(reading, obj, drive_property(kind, "limit_max"))
+        _check_limits(reading, obj, lower, upper)
+        joint["limits"] = [lower, upper]
     if settings.use_spring:
         joint["spring"] = {"stiffness": _keyed(reading, obj, "spring_stiffness"),
                            "damping": _keyed(reading, obj, "spring_damping"),
-                           "rest": _keyed(reading, obj, "spring_rest"), "method": settings.spring_method.lower()}
+                           "rest": _keyed(reading, obj, drive_property(kind, "spring_rest")),
+                           "method": settings.spring_method.lower()}
     if settings.motor_mode != "NONE":
-        motor = {"mode": settings.motor_mode.lower(), "target": _keyed(reading, obj, "motor_target"),
+        target = "motor_target" if settings.motor_mode == "POSITION" else "motor_speed"
+        motor = {"mode": settings.motor_mode.lower(), "target": _keyed(reading, obj, drive_property(kind, target)),
                  "brake": _keyed(reading, obj, "motor_brake")}
         if settings.motor_max_torque > 0:
-            motor["max_force" if settings.joint_type == "SLIDER" else "max_torque"] = settings.motor_max_torque
+            motor["max_force" if kind == "SLIDER" else "max_torque"] = settings.motor_max_torque
         joint["motor"] = motor
+
+
+def _check_limits(reading: _Reading, obj, lower, upper) -> None:
+    """The limits must hold the start pose (position 0) and keep Min below Max at every frame."""
+    lows, highs = _values(reading, lower), _values(reading, upper)
+    category = "ROTATION" if obj.mechbake.joint_type == "HINGE" else "LENGTH"
+
+    def shown(value: float) -> str:  # as the field shows it
+        units = reading.scene.unit_settings
+        if category == "ROTATION" and units.system_rotation == "RADIANS":
+            return f"{value:.3g}"
+        return bpy.utils.units.to_string(units.system, category, value)
+
+    if not lows[0] <= 0.0 <= highs[0]:
+        reading.problems.append(f"joint '{obj.name}': its limits ({shown(lows[0])} to {shown(highs[0])}) must include "
+                                f"{shown(0.0)}, the start pose: a joint starts where it is placed")
+    crossed = np.flatnonzero(lows >= highs)
+    if len(crossed):
+        reading.problems.append(f"joint '{obj.name}': its limit Min is not below Max at frame "
+                                f"{reading.frames[crossed[0]]}")
+
+
+def _values(reading: _Reading, value) -> np.ndarray:
+    """A drive value at every frame of the bake, from a number or a keyed table."""
+    if isinstance(value, list):
+        return np.array([row[1] for row in value])
+    return np.full(len(reading.frames), float(value))
 
 
 def _keyed(reading: _Reading, obj, prop: str):
     """The property's value, or, when it is animated, a [[time, value], ...] table with one row per frame
     (time 0 at the start frame), which the solver follows piecewise linearly."""
-    curve = _fcurve(obj, f"mechbake.{prop}")
+    curve = next((c for c in action_fcurves(obj) if c.data_path == f"mechbake.{prop}"), None)
     if curve is None:
         return getattr(obj.mechbake, prop)
     times = (reading.frames - reading.frame_start) / reading.fps
     return [[float(t), float(curve.evaluate(float(f)))] for t, f in zip(times, reading.frames)]
 
 
-def _fcurve(obj, data_path: str):
-    animation = obj.animation_data
-    if animation is None or animation.action is None:
-        return None
-    for curve in action_fcurves(obj):
-        if curve.data_path == data_path:
-            return curve
-    return None
+def overlapping_parts(vertices: np.ndarray, triangles: np.ndarray) -> bool:
+    """Whether two closed parts of a mesh overlap, so that the volume they share is counted twice: a
+    point just inside one part (a vertex moved a little along its inward normal) lies inside another.
+    Parts that only touch do not overlap; a part wound inward is a cavity, not a part."""
+    shells = _shells(len(vertices), triangles)
+    parts = []
+    for label in np.unique(shells):
+        part = triangles[shells == label]
+        corners = vertices[part]
+        low, high = corners.min(axis=(0, 1)), corners.max(axis=(0, 1))
+        if np.linalg.det(corners - (low + high) / 2).sum() > 0:
+            parts.append((corners, low, high, _points_within(vertices, part, float((high - low).max()))))
+    for i, (corners_i, low_i, high_i, within_i) in enumerate(parts):
+        for corners_j, low_j, high_j, within_j in parts[i + 1:]:
+            if np.all(np.minimum(high_i, high_j) > np.maximum(low_i, low_j)):  # the boxes share a volume
+                if _inside(within_i, corners_j) or _inside(within_j, corners_i):
+                    return True
+    return False
+
+
+def _points_within(vertices: np.ndarray, part: np.ndarray, size: float, samples: int = 64) -> np.ndarray:
+    """A few of the part's vertices, each moved inside it by a thousandth of its size along its normal."""
+    normals = np.zeros_like(vertices)
+    face_normals = np.cross(vertices[part[:, 1]] - vertices[part[:, 0]], vertices[part[:, 2]] - vertices[part[:, 0]])
+    for k in range(3):
+        np.add.at(normals, part[:, k], face_normals)
+    used = np.unique(part)
+    used = used[np.linspace(0, len(used) - 1, min(samples, len(used))).astype(int)]
+    lengths = np.maximum(np.linalg.norm(normals[used], axis=1, keepdims=True), 1e-300)
+    return vertices[used] - 1e-3 * size * normals[used] / lengths
+
+
+def _shells(vertex_count: int, triangles: np.ndarray) -> np.ndarray:
+    """The connected part of every triangle, by label propagation with pointer jumping."""
+    label = np.arange(vertex_count)
+    while True:
+        lowest = label[triangles].min(axis=1)
+        joined = label.copy()
+        for k in range(3):
+            np.minimum.at(joined, triangles[:, k], lowest)
+        joined = joined[joined]
+        if np.array_equal(joined, label):
+            return label[triangles[:, 0]]
+        label = joined
+
+
+def _inside(points: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether any of the points lies inside the closed surface of the triangles `corners`: its winding
+    number (Van Oosterom and Strackee's solid angles over 4 pi) is near 1."""
+    solid_angles = np.zeros(len(points))
+    for chunk in range(0, len(corners), 4096):  # a few MB at a time, whatever the mesh's size
+        a, b, c = (corners[None, chunk:chunk + 4096, k] - points[:, None] for k in range(3))
+        la, lb, lc = (np.linalg.norm(v, axis=2) for v in (a, b, c))
+        numerator = np.einsum("ptk,ptk->pt", a, np.cross(b, c))
+        denominator = (la * lb * lc + np.einsum("ptk,ptk->pt", a, b) * lc + np.einsum("ptk,ptk->pt", a, c) * lb
+                       + np.einsum("ptk,ptk->pt", b, c) * la)
+        solid_angles += 2.0 * np.arctan2(numerator, denominator).sum(axis=1)
+    winding = solid_angles / (4.0 * np.pi)
+    return bool(np.any(np.abs(winding) > 0.75))
+
+
+def _role(obj: Any) -> str:
+    return obj.mechbake.role

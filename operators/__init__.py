@@ -27,13 +27,19 @@ class MECHBAKE_OT_add_joint(bpy.types.Operator):
     joint_type: EnumProperty(name="Type", items=[item for item in JOINT_TYPES if item[0] != "NONE"], default="HINGE")
 
     def execute(self, context):
-        bodies = [o for o in context.selected_objects if o.type == "MESH" and o.mechbake.role != "NONE"]
-        active = context.active_object if context.active_object in bodies else (bodies[-1] if bodies else None)
-        others = [o for o in bodies if o is not active]
-        if len(bodies) > 2:
-            self.report({"ERROR"}, "select at most two MechBake bodies (the active one becomes Body B)")
+        meshes = [o for o in context.selected_objects if o.type == "MESH"]
+        if len(meshes) > 2:
+            self.report({"ERROR"}, "select at most two meshes (the active one becomes Body B)")
             return {"CANCELLED"}
-        places = [o.matrix_world.translation for o in bodies]
+        for obj in context.selected_objects:
+            if obj.type != "MESH":
+                self.report({"WARNING"}, f"'{obj.name}' is not a mesh, so it cannot be a body: left out of the joint")
+        tagged = [o for o in meshes if o.mechbake.role == "NONE"]
+        for obj in tagged:  # the artist asked to join them: they are bodies now
+            obj.mechbake.role = "DYNAMIC"
+        active = context.active_object if context.active_object in meshes else (meshes[-1] if meshes else None)
+        others = [o for o in meshes if o is not active]
+        places = [o.matrix_world.translation for o in meshes]
         location = sum(places, start=places[0] * 0) / len(places) if places else context.scene.cursor.location.copy()
         empty = bpy.data.objects.new(f"{self.joint_type.title()}Joint", None)
         empty.empty_display_type = "SINGLE_ARROW" if self.joint_type in ("HINGE", "SLIDER") else "SPHERE"
@@ -47,6 +53,12 @@ class MECHBAKE_OT_add_joint(bpy.types.Operator):
             obj.select_set(False)
         empty.select_set(True)
         context.view_layer.objects.active = empty
+        if tagged:
+            self.report({"INFO"}, f"{' and '.join(repr(o.name) for o in tagged)} tagged as Dynamic "
+                                  f"{'bodies' if len(tagged) > 1 else 'body'} (set Role to Fixed for a ground)")
+        if not meshes:
+            self.report({"WARNING"}, "no mesh was selected: the joint holds nothing yet; set its Body B (and Body A) "
+                                     "in its panel")
         return {"FINISHED"}
 
 
@@ -58,9 +70,9 @@ class MECHBAKE_OT_validate(bpy.types.Operator):
     bl_options = {"REGISTER", "UNDO"}
 
     def execute(self, context):
-        found = bake.problems(context.scene)
-        remember_problems(found)
-        for problem in found:  # warnings: Validate worked, it found problems (an error would raise in scripts)
+        found, doubts = bake.check(context.scene)
+        remember_problems(found + doubts)
+        for problem in found + doubts:  # warnings: Validate worked, it found problems (an error would raise in scripts)
             self.report({"WARNING"}, problem)
         if not found:
             self.report({"INFO"}, "the mechanism is ready to bake")
@@ -80,8 +92,7 @@ class MECHBAKE_OT_bake(bpy.types.Operator):
             report = bake.bake_scene(context.scene)
         except (ModelError, SimulationDiverged) as error:
             return self._fail(error)
-        self.report({"INFO"}, str(report))
-        return {"FINISHED"}
+        return self._done(report)
 
     def invoke(self, context, event):
         if bpy.app.background:
@@ -97,9 +108,8 @@ class MECHBAKE_OT_bake(bpy.types.Operator):
         return {"RUNNING_MODAL"}
 
     def modal(self, context, event):
-        if event.type == "ESC":
+        if event.type == "ESC":  # the job has written nothing: dropping it cancels
             self._stop(context)
-            self.job.cancel()
             self.report({"WARNING"}, "bake cancelled; the scene is as it was")
             return {"CANCELLED"}
         if event.type != "TIMER":
@@ -108,20 +118,28 @@ class MECHBAKE_OT_bake(bpy.types.Operator):
             self.job.run(frames=2)
         except SimulationDiverged as error:
             self._stop(context)
-            self.job.cancel()
             return self._fail(error)
         context.window_manager.progress_update(int(100 * self.job.progress))
         context.workspace.status_text_set(f"MechBake: {100 * self.job.progress:.0f} % (Esc cancels)")
         if not self.job.finished:
             return {"RUNNING_MODAL"}
         self._stop(context)
-        self.report({"INFO"}, str(self.job.finish()))
-        return {"FINISHED"}
+        try:
+            report = self.job.finish()
+        except ModelError as error:
+            return self._fail(error)
+        return self._done(report)
 
     def _stop(self, context) -> None:
         context.window_manager.event_timer_remove(self.timer)
         context.window_manager.progress_end()
         context.workspace.status_text_set(None)
+
+    def _done(self, report):
+        for warning in report.warnings:
+            self.report({"WARNING"}, warning)
+        self.report({"INFO"}, str(report))
+        return {"FINISHED"}
 
     def _fail(self, error):
         remember_problems(str(error).split("\n"))

@@ -3,6 +3,7 @@ properties. They draw settings and buttons only."""
 import bpy
 
 from ..operators import last_problems
+from ..properties import drive_property
 
 
 def draw_object_settings(layout, obj) -> None:
@@ -22,8 +23,8 @@ def draw_object_settings(layout, obj) -> None:
             row.prop(settings, "use_limits", text="Limits")
             sub = row.row(align=True)
             sub.active = settings.use_limits
-            sub.prop(settings, "limit_min")
-            sub.prop(settings, "limit_max")
+            sub.prop(settings, drive_property(kind, "limit_min"))
+            sub.prop(settings, drive_property(kind, "limit_max"))
             layout.prop(settings, "use_spring")
         if kind == "SPRING" or (kind in ("HINGE", "SLIDER") and settings.use_spring):
             column = layout.column(align=True)
@@ -31,13 +32,14 @@ def draw_object_settings(layout, obj) -> None:
             column.prop(settings, "spring_damping")
             if kind == "SPRING":
                 column.prop(settings, "use_spring_rest")
-            column.prop(settings, "spring_rest")
+            column.prop(settings, drive_property(kind, "spring_rest"))
             column.prop(settings, "spring_method")
         if kind in ("HINGE", "SLIDER"):
             layout.prop(settings, "motor_mode")
             if settings.motor_mode != "NONE":
                 column = layout.column(align=True)
-                column.prop(settings, "motor_target")
+                target = "motor_target" if settings.motor_mode == "POSITION" else "motor_speed"
+                column.prop(settings, drive_property(kind, target))
                 column.prop(settings, "motor_max_torque")
                 column.prop(settings, "motor_brake")
     elif obj.type == "MESH":

@@ -66,7 +66,7 @@ def crank_slider():
     conrod = add_rod("Conrod", (0.3, 0, 0), (1.3, 0, 0), 0.02)
     piston = add_box("Piston", (0.2, 0.2, 0.2), (1.3, 0, 0))
     add_joint("CrankAxle", "HINGE", (0, 0, 0), axis=(0, 1, 0), body_b=crank, motor_mode="VELOCITY",
-              motor_target=-2.0, motor_max_torque=200.0)
+              motor_speed=-2.0, motor_max_torque=200.0)
     add_joint("CrankPin", "HINGE", (0.3, 0, 0), axis=(0, 1, 0), body_a=crank, body_b=conrod)
     add_joint("WristPin", "HINGE", (1.3, 0, 0), axis=(0, 1, 0), body_a=conrod, body_b=piston)
     add_joint("Cylinder", "SLIDER", (1.3, 0, 0), axis=(1, 0, 0), body_b=piston)
@@ -93,7 +93,7 @@ def pusher():
     conrod = add_rod("Conrod", pin, push, radius=0.02)
     block = add_box("Pusher", (0.2, 0.3, 0.3), push)
     add_box("Crate", (0.3, 0.3, 0.3), (0.02, 0.0, 0.15), mass=2.0)
-    add_joint("Axle", "HINGE", axle, axis=(0, 1, 0), body_b=crank, motor_mode="VELOCITY", motor_target=-3.0,
+    add_joint("Axle", "HINGE", axle, axis=(0, 1, 0), body_b=crank, motor_mode="VELOCITY", motor_speed=-3.0,
               motor_max_torque=200.0)
     add_joint("CrankPin", "HINGE", pin, axis=(0, 1, 0), body_a=crank, body_b=conrod)
     add_joint("PushPin", "HINGE", push, axis=(0, 1, 0), body_a=conrod, body_b=block)

@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
-# Creates .venv (numpy, pytest, bpy) and .venv-typecheck (mypy, fake-bpy-module), and links this
-# checkout into both as the package `mechbake`, so `python -m mechbake ...` works from anywhere.
+# Creates the virtual environments and links this checkout into each as the package `mechbake`, so
+# `python -m mechbake ...` works from anywhere:
+#   .venv            numpy, numba, pytest and the bpy module of Blender 5.0 (tools/requirements.txt)
+#   .venv/bpy-4.2    the same with Blender 4.2 LTS's bpy (tools/requirements-bpy42.txt), for the Blender tests
+#   .venv/bpy-4.5    the same with Blender 4.5 LTS's bpy (tools/requirements-bpy45.txt)
+#   .venv-typecheck  mypy and fake-bpy-module
+# The two older Blenders live inside .venv so that git and the extension build leave them out as
+# they leave .venv. The first set-up downloads about 1.5 GB and takes minutes; later runs take seconds.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 python="${PYTHON:-$(command -v python3.11 || true)}"
@@ -11,8 +17,11 @@ fi
 
 make_venv() {  # make_venv DIR REQUIREMENTS
     local venv="$root/$1"
+    echo "setup: $1: $(grep -v '^#' "$root/tools/$2" | sed 's/ *#.*//' | tr '\n' ' ')"
     [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$root/tools/$2"
+    # pip's own lines show what is downloaded and installed; what is already there is not repeated
+    "$venv/bin/python" -m pip install --disable-pip-version-check --progress-bar off -r "$root/tools/$2" \
+        | { grep -v -e "^Requirement already satisfied" || true; }
     mkdir -p "$venv/checkout"
     ln -sfn "$root" "$venv/checkout/mechbake"
     local site
@@ -21,4 +30,7 @@ make_venv() {  # make_venv DIR REQUIREMENTS
 }
 
 make_venv .venv requirements.txt
+make_venv .venv/bpy-4.2 requirements-bpy42.txt
+make_venv .venv/bpy-4.5 requirements-bpy45.txt
 make_venv .venv-typecheck requirements-typecheck.txt
+echo "setup: done"

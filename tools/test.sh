@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
 # The test command: set-up on a fresh machine, every test (the solver alone, then the extension in
-# real Blender through the bpy module), then static type checking of the add-on.
+# real Blender through the bpy module of Blender 5.0, 4.2 LTS and 4.5 LTS), then static type checking
+# of the add-on. Arguments go to pytest and run with Blender 5.0 only (`bash tools/test.sh tests/blender -x`).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/tools/setup.sh"
 cd "$root"
-.venv/bin/python -m pytest "$@"
+if [ $# -gt 0 ]; then
+    .venv/bin/python -m pytest "$@"
+else
+    echo "tests: the solver, and the extension with Blender $(.venv/bin/python -c 'import bpy; print(bpy.app.version_string)'):"
+    .venv/bin/python -m pytest
+    for version in 4.2 4.5; do
+        python=".venv/bpy-$version/bin/python"
+        echo "tests: the extension with Blender $("$python" -c 'import bpy; print(bpy.app.version_string)'):"
+        "$python" -m pytest tests/blender
+    done
+fi
 echo "type check (mypy against fake-bpy-module):"
 cd "$root/.venv-typecheck/checkout"
 "$root/.venv-typecheck/bin/mypy" --config-file mechbake/pyproject.toml -p mechbake

@@ -84,7 +84,7 @@ def tumbling_rod(mode):
     rod = add_rod("Rod", (0, 0, 0), (1, 0, 0))
     rod.rotation_mode = mode
     add_joint("Spindle", "HINGE", (0, 0, 0), axis=(0.3, 0.4, 1.0), body_b=rod, motor_mode="VELOCITY",
-              motor_target=6.0, motor_max_torque=0.0)
+              motor_speed=6.0, motor_max_torque=0.0)
     set_frames(1, 96, substeps=10)
     bake_scene(bpy.context.scene)
     return rod

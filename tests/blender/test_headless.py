@@ -67,3 +67,17 @@ def test_the_blender_command_runs_the_same_bake(tmp_path):
     assert cli.execute(["bake", str(source), "--frames", "1:10"]) == 0
     bpy.ops.wm.open_mainfile(filepath=str(source))
     assert all(len(c.keyframe_points) == 10 for c in curves(bpy.data.objects["Rod"]).values())
+
+
+def test_an_output_that_cannot_be_written_fails_before_the_bake(tmp_path):
+    source = tmp_path / "in.blend"
+    saved_pendulum(source)
+    nowhere = tmp_path / "missing" / "out.blend"
+    done = run_module(tmp_path, "bake", str(source), "--output", str(nowhere))
+    assert done.returncode == 1
+    assert f"{nowhere}: cannot be written, the folder {nowhere.parent} does not exist" in done.stderr
+    assert "%" not in done.stdout  # refused before baking a single frame
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    done = run_module(tmp_path, "bake", str(source), "--output", str(blocker / "out.blend"))
+    assert done.returncode == 1 and "cannot be written" in done.stderr and "%" not in done.stdout
