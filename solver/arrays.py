@@ -42,6 +42,12 @@ ModelArrays = namedtuple("ModelArrays", [
     "k_contribution",  # (C, 5)
     "ldl_start",  # (R + 1,)
     "ldl_parent",  # (R,)
+    "body_motion_start",  # (n + 1,) animated body b's samples are body_motion_start[b]:body_motion_start[b + 1]
+    "motion_time",  # (S,) s
+    "motion_position",  # (S, 3) centre of mass, world
+    "motion_velocity",  # (S, 3) its rate at each sample
+    "motion_quaternion",  # (S, 4) body frame -> world (w, x, y, z)
+    "motion_quaternion_rate",  # (S, 4) its rate at each sample
 ])
 
 SolverSettings = namedtuple("SolverSettings", [
@@ -77,6 +83,7 @@ FlightArrays = namedtuple("FlightArrays", [
     "position",  # (n, 3) at t + h
     "rotation",  # (n, 3, 3) at t + h, orthonormalised
     "velocity",  # (n, 3) at t + h
+    "spin",  # (n, 3) angular velocity at t + h, world, of bodies whose motion is given (0 for the others that cannot turn)
     "omega_terms",  # (n, order + 1, 3) omega and its derivatives at t, body frame
 ])
 
@@ -109,7 +116,7 @@ def row_arrays(model) -> RowArrays:
 
 def flight_arrays(model) -> FlightArrays:
     n = len(model.body_names)
-    return FlightArrays(np.zeros((n, 3)), np.zeros((n, 3, 3)), np.zeros((n, 3)),
+    return FlightArrays(np.zeros((n, 3)), np.zeros((n, 3, 3)), np.zeros((n, 3)), np.zeros((n, 3)),
                         np.zeros((n, model.settings.taylor_order + 1, 3)))
 
 

@@ -4,10 +4,10 @@ from .arrays import flight_arrays
 from .frames import Frames
 
 
-def fly(model, frames: Frames, twist, h: float) -> Frames:
-    """Every body's frames after moving h along its ballistic path from (frames, twist)."""
+def fly(model, frames: Frames, twist, h: float, time: float) -> Frames:
+    """Every body's frames after moving h along its ballistic path from (frames, twist) at `time`."""
     from .kernels.flight import fly as fly_kernel  # the kernels load with the first simulation
 
     flight = flight_arrays(model)
-    fly_kernel(model.arrays, model.settings.taylor_order, frames.position, frames.rotation, twist, h, flight)
+    fly_kernel(model.arrays, model.settings.taylor_order, time, frames.position, frames.rotation, twist, h, flight)
     return Frames(flight.position, flight.rotation)

@@ -18,6 +18,7 @@ from .frames import Frames
 from .contact.layout import ContactLayout
 from .contact.shapes import read_obstacle, read_shape, read_surface
 from .joints import JOINT_KINDS, JointArrays
+from .motion import MotionArrays, motion_to_json, read_motion
 from .rotation import matrix_to_quaternion, quaternion_to_matrix
 from .spec import REQUIRED, SMALLEST, RecordReader, short_repr
 
@@ -78,7 +79,9 @@ class Model:
         n = len(bodies) + 1
         self.body_names = [WORLD] + [b["name"] for b in bodies]  # (n,)
         self.body_index = {name: i for i, name in enumerate(self.body_names)}
-        self.body_dynamic = np.array([False] + [not b["fixed"] for b in bodies])  # (n,)
+        self.body_dynamic = np.array([False] + [not b["fixed"] and "motion" not in b for b in bodies])  # (n,)
+        self.body_animated = np.array([False] + ["motion" in b for b in bodies])  # (n,) moved by its motion table
+        self.motion = MotionArrays.build([None] + [b.get("motion") for b in bodies])
         self.body_mass = np.array([np.inf] + [b["mass"] for b in bodies])  # (n,) kg
         self.body_inv_mass = np.where(self.body_dynamic, 1.0 / self.body_mass, 0.0)  # (n,)
         self.body_inertia = np.zeros((n, 3))  # (n, 3) principal moments, kg m^2
@@ -86,9 +89,11 @@ class Model:
         rotation0 = np.tile(np.eye(3), (n, 1, 1))
         for i, body in enumerate(bodies, start=1):
             moments, axes = np.linalg.eigh(body["inertia"])
+            if "motion" in body:  # its table gives the body frame itself; its inertia plays no part
+                axes = np.eye(3)
             if np.linalg.det(axes) < 0:
                 axes[:, 2] *= -1
-            self.body_inertia[i] = moments if np.any(body["inertia"]) else 0.0
+            self.body_inertia[i] = moments if np.any(body["inertia"]) and self.body_dynamic[i] else 0.0
             self.body_principal_axes[i] = axes
             rotation0[i] = quaternion_to_matrix(body["orientation"]) @ axes
         rotating = self.body_dynamic[:, None] & (self.body_inertia > 0)
@@ -150,7 +155,7 @@ class Model:
                 self.axis_joint, self.axis_is_angle, drives.kind, drives.axis, drives.max_effort, drives.offset,
                 drives.schedule, drives.schedule_start, drives.schedule_time, drives.schedule_value,
                 self.system.order, self.system.k_start, self.system.k_index, self.system.k_contribution,
-                self.system.ldl_start, self.system.ldl_parent)
+                self.system.ldl_start, self.system.ldl_parent, *self.motion)
         return self._arrays
 
     # --- files -------------------------------------------------------------------------------
@@ -163,6 +168,11 @@ class Model:
     def to_dict(self) -> dict:
         out = _to_json(copy.deepcopy(self.spec))
         out["settings"] = self.settings.to_dict()
+        for body in out["bodies"]:
+            if "motion" in body:  # its pose and velocity at the start come from the motion
+                body["motion"] = motion_to_json(body["motion"])
+                for key in ("position", "orientation", "velocity", "angular_velocity"):
+                    del body[key]
         for joint in out["joints"]:
             if "motor" in joint:
                 joint["motor"] = drive_rows.motor_to_json(self.spec["joints"][self.joint_index[joint["name"]]]["motor"],
@@ -207,8 +217,7 @@ def _read_model(data, overrides: dict) -> tuple[dict, Settings]:
             raise top.fail(key, f"must be a list, got {type(value).__name__}")
     bodies = [_read_body(record, k) for k, record in enumerate(raw_bodies)]
     _check_unique([b["name"] for b in bodies], "body")
-    kinds = {WORLD: "world", **{b["name"]: ("fixed" if b["fixed"] else "rotating" if np.any(b["inertia"]) else "particle")
-                                for b in bodies}}
+    kinds = {WORLD: "world", **{b["name"]: _body_kind(b) for b in bodies}}
     joints = [_read_joint(record, k, kinds) for k, record in enumerate(raw_joints)]
     _check_unique([j["name"] for j in joints], "joint")
     obstacles = [read_obstacle(record, k) for k, record in enumerate(raw_obstacles)]
@@ -231,7 +240,10 @@ def _read_body(record, k: int) -> dict:
     if name == WORLD:
         raise reader.fail("name", f"'{WORLD}' is reserved for the fixed frame")
     fixed = reader.boolean("fixed", False)
-    mass = reader.number("mass", 1.0 if fixed else REQUIRED, positive=True)
+    motion = read_motion(reader)
+    if motion is not None:
+        _check_animated(reader, fixed, motion)
+    mass = reader.number("mass", 1.0 if fixed or motion is not None else REQUIRED, positive=True)
     shape = (3, 3) if _is_nested(reader.record.get("inertia")) else (3,)
     inertia = reader.array("inertia", shape, [0.0, 0.0, 0.0])
     inertia = np.diag(inertia) if shape == (3,) else inertia
@@ -240,19 +252,21 @@ def _read_body(record, k: int) -> dict:
     if np.any(inertia) and np.linalg.eigvalsh(inertia).min() < SMALLEST:
         raise reader.fail("inertia", f"must be positive definite, every principal moment at least {SMALLEST:g} (or all "
                                      f"zeros for a particle), got {inertia.tolist()}")
-    orientation = reader.array("orientation", (4,), [1.0, 0.0, 0.0, 0.0])
+    orientation = reader.array("orientation", (4,), [1.0, 0.0, 0.0, 0.0] if motion is None else motion["orientation"][0])
     if np.linalg.norm(orientation) < 1e-12:
         raise reader.fail("orientation", "must not be zero")
     body = {
         "name": name,
         "mass": mass,
         "inertia": inertia,
-        "position": reader.vector("position"),
+        "position": reader.vector("position", REQUIRED if motion is None else motion["position"][0]),
         "orientation": orientation / np.linalg.norm(orientation),
         "velocity": reader.vector("velocity", [0.0, 0.0, 0.0]),
         "angular_velocity": reader.vector("angular_velocity", [0.0, 0.0, 0.0]),
         "fixed": fixed,
     }
+    if motion is not None:
+        body["motion"] = motion
     collision_shape = read_shape(reader)
     if collision_shape is not None:
         body["shape"] = collision_shape
@@ -261,6 +275,25 @@ def _read_body(record, k: int) -> dict:
         raise reader.fail("angular_velocity", "must be zero for a particle (inertia all zeros)")
     reader.finish()
     return body
+
+
+def _check_animated(reader: RecordReader, fixed: bool, motion: dict) -> None:
+    """An animated body starts where its motion is at time 0 and moves only by it."""
+    if fixed:
+        raise reader.fail("motion", "is for a body that moves: a fixed body has none")
+    if motion["time"][0] < 0:
+        raise reader.fail("motion", f"must start at time 0 or later, got {motion['time'][0]:g} s")
+    for key in ("position", "orientation", "velocity", "angular_velocity"):
+        if key in reader.record:
+            raise reader.fail(key, "comes from 'motion' for an animated body: leave it out")
+
+
+def _body_kind(body: dict) -> str:
+    if body["fixed"]:
+        return "fixed"
+    if "motion" in body:
+        return "animated"
+    return "rotating" if np.any(body["inertia"]) else "particle"
 
 
 def _is_nested(value) -> bool:
@@ -284,8 +317,8 @@ def _read_joint(record, k: int, body_kinds: dict) -> dict:
     if joint["body_a"] == joint["body_b"]:
         raise reader.fail("body_b", f"must differ from 'body_a' (a joint of body '{joint['body_a']}' with itself)")
     sides = (body_kinds[joint["body_a"]], body_kinds[joint["body_b"]])
-    if all(s in ("world", "fixed") for s in sides):
-        raise reader.fail("body_b", "and 'body_a' are both fixed: the joint would hold nothing")
+    if all(s in ("world", "fixed", "animated") for s in sides):
+        raise reader.fail("body_b", "and 'body_a' are both fixed or animated: the joint would hold nothing")
     if any(kind.ROW_ANGULAR) and not any(s == "rotating" for s in sides):
         raise reader.fail("type", f"'{joint_type}' locks rotation, but neither body can rotate (particles or fixed)")
     joint.update(kind.read(reader))

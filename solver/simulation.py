@@ -34,7 +34,7 @@ class Simulation:
     def __init__(self, model: Model, **setting_overrides):
         if setting_overrides:
             model = Model(model.spec, Settings.read(model.settings.to_dict(), setting_overrides))
-        from .kernels import correction, flight, rows  # numba and the compiled kernels load here, not on import
+        from .kernels import correction, flight, motion, rows  # numba and the compiled kernels load here, not on import
 
         self._kernels, self._fly_kernel, self._rows_kernels = correction, flight.fly, rows
         self.model = model
@@ -52,6 +52,10 @@ class Simulation:
         self._flight_valid = False
         self._work = work_arrays(model)
         self._counters = np.zeros(len(COUNTERS), dtype=np.int64)
+        state = self.state
+        for body in np.flatnonzero(model.body_animated):  # where its motion is at the start, and how it moves
+            motion.motion_at(self._arrays, body, 0.0, state.frames.position[body], state.frames.rotation[body],
+                             state.twist[body, :3], state.twist[body, 3:])
         if model.contacts.enabled:  # what touches at the start is resting, not an impact
             contacts = find_contacts(model, self.state.frames, self.state.frames)
             self.state.touching = frozenset(contacts.subset(contacts.separation(self.state.frames) < TOUCHING).key)
@@ -171,8 +175,8 @@ class Simulation:
             if failure is not None:
                 return failure
         if not self._flight_valid:
-            self._fly_kernel(self._arrays, self._settings.taylor_order, state.frames.position, state.frames.rotation,
-                             state.twist, h, self._flight)
+            self._fly_kernel(self._arrays, self._settings.taylor_order, state.time, state.frames.position,
+                             state.frames.rotation, state.twist, h, self._flight)
         finite = k.advance(self._arrays, self._settings, arrays, self._rows, self._flight, self._work, h)
         state.time = float(arrays.time[0])
         self._flight_valid = False
@@ -246,7 +250,7 @@ class Simulation:
         """Contacts within reach this step: (contact rows for the loop, contacts the LCP took, a shorter
         step to take first when a pair would collide within this one)."""
         model, state = self.model, self.state
-        ahead = fly(model, state.frames, state.twist, h)
+        ahead = fly(model, state.frames, state.twist, h, state.time)
         contacts = find_contacts(model, state.frames, ahead)
         if not len(contacts):
             return None, None, None
@@ -294,7 +298,7 @@ class Simulation:
         model, state = self.model, self.state
         for _ in range(LCP_ROUNDS):
             if not self._flight_valid:
-                self._fly_kernel(self._arrays, self._settings.taylor_order, state.frames.position,
+                self._fly_kernel(self._arrays, self._settings.taylor_order, state.time, state.frames.position,
                                  state.frames.rotation, state.twist, h, self._flight)
             if contacts.separation(Frames(self._flight.position, self._flight.rotation)).min() >= -0.5 * model.settings.dmax:
                 self._flight_valid = True

@@ -45,7 +45,7 @@ def apply_lcp_impulses(model, rows, contacts: Contacts, frames: Frames, twist: n
         twist[:] = start
         response, impulses, z = _solve(model, rows, current, frames, start, now, h, impacting)
         twist.reshape(-1)[:] += response @ impulses
-        ahead = fly(model, frames, twist, h)
+        ahead = fly(model, frames, twist, h, rows.time)
         settled = previous is not None and np.abs(z - previous).max(initial=0.0) <= 1e-9 * (
             1.0 + np.abs(z).max(initial=0.0))
         if settled or (current.separation(ahead).min(initial=0.0) >= -0.5 * model.settings.dmax
@@ -69,7 +69,7 @@ def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, n
     response, matrix = rows.through_joints_of(model, jacobian)
     normal_rows = np.arange(m) * (1 + k)
     edge_rows = (normal_rows[:, None] + 1 + np.arange(k)).ravel()
-    ahead = fly(model, frames, now, h)
+    ahead = fly(model, frames, now, h, rows.time)
     gap = contacts.separation(ahead)
     local_a = frames.to_local_points(contacts.body_a, point)
     local_b = frames.to_local_points(contacts.body_b, point)

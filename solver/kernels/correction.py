@@ -68,7 +68,7 @@ def axis_coordinates(model, position, rotation, previous, out):
 def look(model, settings, state, rows, flight, work, h):
     """A sweep's look-ahead: the flight, every joint's gap there, the joint coordinates there and the
     axis rates now. Returns the worst joint."""
-    fly(model, settings.taylor_order, state.position, state.rotation, state.twist, h, flight)
+    fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
     joint_errors(model, flight.position, flight.rotation, work.errors)
     worst = joint_gaps(model, work.errors, work.gaps)
     axis_coordinates(model, flight.position, flight.rotation, state.axis_coordinate, work.coordinate_h)
@@ -136,7 +136,7 @@ def correct_joints(model, settings, state, rows, flight, work, h, stats):
     corrected = 0
     for colour in range(model.color_start.shape[0] - 1):
         if colour > 0 and corrected:
-            fly(model, settings.taylor_order, state.position, state.rotation, state.twist, h, flight)
+            fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
             joint_errors(model, flight.position, flight.rotation, work.errors)
             joint_gaps(model, work.errors, work.gaps)
         corrected += _correct_colour(model, rows, state.twist, work.errors, work.gaps, settings.dmax, h, colour, stats)
@@ -152,7 +152,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats):
     sub-step clears."""
     loop_drives = has_loop_drives(model)
     if model.row_joint.shape[0] == 0 and not loop_drives:
-        fly(model, settings.taylor_order, state.position, state.rotation, state.twist, h, flight)
+        fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
         return True, -1, 0.0
     first_worst = -1.0
     worst_joint, worst_gap = -1, 0.0
@@ -170,7 +170,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats):
                                              work.rate_at_look, work.accumulated, state.time[0], h)
         if corrected == 0 and drive_change < settings.dmax:
             if drive_change > 0.0:  # the drives moved the bodies after the last look-ahead
-                fly(model, settings.taylor_order, state.position, state.rotation, state.twist, h, flight)
+                fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
             return True, worst_joint, worst_gap
     return False, worst_joint, worst_gap
 

@@ -2,13 +2,14 @@
 
 The centre of mass falls freely (3.4); the rotation follows Euler's equation (3.3) expanded in a
 Taylor series of the chosen order. Bodies that cannot turn (the world, fixed bodies, particles)
-keep their rotation exactly.
+keep their rotation exactly; animated bodies are where their motion puts them.
 """
 from math import comb, factorial
 
 import numpy as np
 
 from .jit import kernel
+from .motion import is_animated, motion_at
 
 MAX_ORDER = 12  # the settings allow Taylor orders 1..12
 BINOMIAL = np.array([[comb(k, j) for j in range(MAX_ORDER + 2)] for k in range(MAX_ORDER + 2)], dtype=np.float64)
@@ -102,10 +103,11 @@ def orthonormalize(m):
 
 
 @kernel
-def fly(model, order, position, rotation, twist, h, flight):
-    """Every body moved h along its ballistic path from (position, rotation, twist); fills the
-    flight's position, rotation (orthonormalised: exactly where P-step 3 puts the bodies, or the
-    series' truncation error would reach Dmax), velocity and body-frame omega derivatives at t."""
+def fly(model, order, time, position, rotation, twist, h, flight):
+    """Every body moved h along its ballistic path from (position, rotation, twist) at `time`; fills
+    the flight's position, rotation (orthonormalised: exactly where P-step 3 puts the bodies, or the
+    series' truncation error would reach Dmax), velocity and body-frame omega derivatives at t. An
+    animated body goes where its motion is at t + h, whatever its state."""
     n = position.shape[0]
     derivatives = np.empty((order + 2, 3, 3))
     increment = np.empty((3, 3))
@@ -118,7 +120,11 @@ def fly(model, order, position, rotation, twist, h, flight):
         terms = flight.omega_terms[b]
         if not model.body_rotates[b]:
             terms[:, :] = 0.0
+            flight.spin[b, :] = 0.0
             flight.rotation[b, :, :] = rotation[b]
+            if is_animated(model, b):
+                motion_at(model, b, time + h, flight.position[b], flight.rotation[b], flight.velocity[b],
+                          flight.spin[b])
             continue
         for i in range(3):  # omega in the body frame: R^T omega
             omega_body[i] = rotation[b, 0, i] * twist[b, 3] + rotation[b, 1, i] * twist[b, 4] + rotation[
@@ -141,7 +147,7 @@ def land(model, order, h, flight, position, rotation, twist):
         rotation[b, :, :] = flight.rotation[b]
         twist[b, 0:3] = flight.velocity[b]
         if not model.body_rotates[b]:
-            twist[b, 3:6] = 0.0
+            twist[b, 3:6] = flight.spin[b]
             continue
         w0 = w1 = w2 = 0.0
         power = 1.0
