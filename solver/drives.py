@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .spec import checked_array
+from .spec import checked_array, short_repr
 
 # drive kinds, as the kernels know them (drive_kind)
 LOWER_LIMIT, UPPER_LIMIT, MOTOR_POSITION, MOTOR_VELOCITY, BRAKE, SPRING_SOFT, SPRING_IMPULSE = range(7)
@@ -73,7 +73,7 @@ def parse_schedule(value, fail, minimum: float | None = None) -> Schedule:
         if np.any(np.diff(table[:, 0]) <= 0):
             raise fail("times must increase strictly")
     else:
-        raise fail(f"must be a number or a list of [time, value] pairs, got {value!r}")
+        raise fail(f"must be a number or a list of [time, value] pairs, got {short_repr(value)}")
     if minimum is not None and table[:, 1].min() < minimum:
         raise fail(f"must be at least {minimum}, got {table[:, 1].min()}")
     return Schedule(table[:, 0].copy(), table[:, 1].copy())
@@ -113,7 +113,7 @@ def read_axis_drives(reader, joint_type: str, allowed: tuple[str, ...]) -> dict:
 def _read_limits(reader) -> list[Schedule]:
     value = reader.raw("limits")
     if not isinstance(value, list) or len(value) != 2:
-        raise reader.fail("limits", f"must be [lower, upper], got {value!r}")
+        raise reader.fail("limits", f"must be [lower, upper], got {short_repr(value)}")
     lower, upper = (parse_schedule(v, lambda problem: reader.fail("limits", problem)) for v in value)
     times = np.union1d(lower.times, upper.times)
     if any(lower(t) >= upper(t) for t in times):

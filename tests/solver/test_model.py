@@ -226,6 +226,16 @@ def test_deeply_nested_value_is_a_short_model_error():
     assert len(str(error.value)) < 300
 
 
+@pytest.mark.parametrize("path", [("joints", 0, "motor", "target"), ("joints", 0, "limits")])
+def test_a_deeply_nested_drive_setting_is_a_short_model_error(path):
+    nested: list = [1.0]
+    for _ in range(10000):
+        nested = [nested]
+    with pytest.raises(ModelError, match="joint 'shoulder'") as error:
+        Model.from_dict(mutate(path, {"deep": nested}))
+    assert len(str(error.value)) < 300
+
+
 def test_a_bad_vertex_in_a_large_mesh_is_named_in_a_short_message():
     side = 317  # about 100 000 vertices
     xs = np.linspace(-5, 5, side)
