@@ -1,4 +1,4 @@
-"""Measurements shared by tests and benchmarks: sign changes of a signal, exact pendulum periods."""
+"""Measurements shared by tests and benchmarks: sign changes of a signal, exact pendulum periods, servo arms."""
 import math
 
 
@@ -36,3 +36,34 @@ def elliptic_k(k: float) -> float:
 def pendulum_period(inertia_pivot: float, mass: float, g: float, lever: float, amplitude: float) -> float:
     """Exact period of a physical pendulum of any amplitude."""
     return 4.0 * math.sqrt(inertia_pivot / (mass * g * lever)) * elliptic_k(math.sin(amplitude / 2.0))
+
+
+def _rk4(rate, y, dt):
+    k1 = rate(y)
+    k2 = rate([a + 0.5 * dt * b for a, b in zip(y, k1)])
+    k3 = rate([a + 0.5 * dt * b for a, b in zip(y, k2)])
+    k4 = rate([a + dt * b for a, b in zip(y, k3)])
+    return [a + dt / 6 * (p + 2 * q + 2 * r + s) for a, p, q, r, s in zip(y, k1, k2, k3, k4)]
+
+
+def servo_reach_time(inertia: float, gravity_torque: float, max_torque: float, target: float,
+                     fraction: float = 0.02, dt: float = 1e-5) -> float:
+    """A torque-limited position servo lifting an arm from hanging at rest (I θ'' = T - m g d sin θ,
+    gravity_torque = m g d) until it meets the time-optimal braking curve θ' = sqrt(2 α (target - θ)),
+    α = T / I, then down the curve: the time it comes within `fraction` of the target (RK4)."""
+    alpha = max_torque / inertia
+    y, t = [0.0, 0.0], 0.0
+    while y[1] < math.sqrt(2 * alpha * (target - y[0])):
+        y, t = _rk4(lambda s: [s[1], (max_torque - gravity_torque * math.sin(s[0])) / inertia], y, dt), t + dt
+    stop = t + y[1] / alpha  # on the curve, the error left is α (stop - t)² / 2
+    return stop - math.sqrt(2 * fraction * target / alpha)
+
+
+def arm_under_torque(inertia: float, gravity_torque: float, torque: float, brake: float, start: float,
+                     duration: float, dt: float = 1e-4) -> list[float]:
+    """θ every dt of an arm from rest at `start` under a constant torque: I θ'' = T - m g d sin θ - C θ' (RK4)."""
+    y, out = [start, 0.0], [start]
+    for _ in range(int(round(duration / dt))):
+        y = _rk4(lambda s: [s[1], (torque - gravity_torque * math.sin(s[0]) - brake * s[1]) / inertia], y, dt)
+        out.append(y[0])
+    return out

@@ -50,6 +50,23 @@ def apply_explicit_forces(model, rows, twist, axis_coordinate, t, dt):
 
 
 @kernel
+def servo_rate(model, k, coordinate, t, h, stiffness):
+    """The rate a position servo asks of its joint over the step from t: the target's own rate, plus
+    the speed v toward the target from which its torque can still stop the joint there after this
+    step's move, v^2 / (2 alpha) + h v = |e|, with alpha = T_max / I the servo's deceleration (I, the
+    inertia the axis moves through the joints, is 1 / stiffness) and e the error. Far from the target
+    the servo cannot reach v and accelerates at its limit; then it brakes on the time-optimal curve
+    v = sqrt(2 alpha |e|) (continuous time), and as e shrinks v tends to e / h, which closes the
+    error within the step. With unlimited torque (alpha infinite) it follows its target exactly."""
+    target_rate = rate(model, model.drive_schedule[k, TARGET], t)
+    error = drive_value(model, k, TARGET, t + h) + model.drive_offset[k] - coordinate - target_rate * h
+    distance = abs(error)
+    alpha = model.drive_max_effort[k] * stiffness
+    # the positive root of v^2 + 2 alpha h v - 2 alpha |e| = 0, written to stay exact as alpha grows
+    return target_rate + np.sign(error) * 2.0 * distance / (h + np.sqrt(h * h + 2.0 * distance / alpha))
+
+
+@kernel
 def _project(rows, a, k, change, lower, upper, accumulated, twist):
     """Projected Gauss-Seidel: drive k's accumulated impulse moved by `change`, kept within
     [lower, upper], and the difference applied through the joints; returns its size."""
@@ -82,18 +99,16 @@ def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at
         # the look-ahead coordinate, moved on by what impulses since the look-ahead changed
         predicted = coordinate_h[a] + h * (velocity - rate_at_look[a])
         lower, upper = -np.inf, np.inf
-        if kind == LOWER_LIMIT or kind == UPPER_LIMIT or kind == MOTOR_POSITION:
-            if kind == MOTOR_POSITION:
-                goal = drive_value(model, k, TARGET, t_end) + model.drive_offset[k]
-            else:
-                goal = drive_value(model, k, VALUE, t_end)
-            change = -(predicted - goal) / (h * stiffness)
+        if kind == LOWER_LIMIT or kind == UPPER_LIMIT:
+            change = -(predicted - drive_value(model, k, VALUE, t_end)) / (h * stiffness)
             if kind == LOWER_LIMIT:
                 lower = 0.0
-            elif kind == UPPER_LIMIT:
-                upper = 0.0
             else:
-                lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
+                upper = 0.0
+        elif kind == MOTOR_POSITION:  # the look-ahead where the servo's rate over the step takes it
+            goal = axis_coordinate[a] + h * servo_rate(model, k, axis_coordinate[a], t, h, stiffness)
+            change = -(predicted - goal) / (h * stiffness)
+            lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
         elif kind == MOTOR_VELOCITY:
             change = -(velocity - drive_value(model, k, TARGET, t + 0.5 * h)) / stiffness
             lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
@@ -125,7 +140,8 @@ def _soft_change(model, k, kind, t, predicted, secant, stiffness, accumulated, h
 @kernel
 def drive_velocities(model, rows, twist, axis_coordinate, accumulated, t, h, dmax):
     """P-step 4 for limits that are reached (one-sided rows) and motors (their rate brought to the
-    target's rate with what is left of their force or torque budget for the step)."""
+    target speed, or for a position servo to its servo_rate, with what is left of their force or
+    torque budget for the step)."""
     joint_rows.prepare_drive_rows(model, rows)
     largest = 0.0
     for k in range(model.drive_kind.shape[0]):
@@ -148,7 +164,7 @@ def drive_velocities(model, rows, twist, axis_coordinate, accumulated, t, h, dma
             if kind == MOTOR_VELOCITY:
                 goal = drive_value(model, k, TARGET, t)
             else:
-                goal = rate(model, model.drive_schedule[k, TARGET], t)
+                goal = servo_rate(model, k, axis_coordinate[a], t, h, stiffness)
             change = -(velocity - goal) / stiffness
             lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
         applied = _project(rows, a, k, change, lower, upper, accumulated, twist)
