@@ -41,7 +41,7 @@ class Simulation:
         self.h = model.settings.h
         self.state = State.initial(model)
         self.stats = {"steps": 0, "substeps": 0, "corrections": 0, "solves": 0, "velocity_solves": 0,
-                      "halvings": 0, "lcp_fallbacks": 0}
+                      "halvings": 0, "lcp_fallbacks": 0, "contact_substeps": 0}
         self._substep = self.h
         self._good_in_a_row = 0
         self._arrays = model.arrays
@@ -144,17 +144,21 @@ class Simulation:
         if self.model.contacts.enabled:
             failure = self._contact_substep(h, shortened)
         else:
-            arrays = self._state_arrays()
-            status, joint, gap = self._kernels.substep(self._arrays, self._settings, arrays, self._rows, self._flight,
-                                                       self._work, h, self._counters)
-            self.state.time = float(arrays.time[0])
-            failure = None if status == 0 else (joint, gap)
+            failure = self._jointed_substep(h, kicked=False)
         self._count()
         if failure is not None:
             return failure
         self._rows_valid = True  # the kernels built the rows at the new instant
         self.stats["substeps"] += 1
         return None
+
+    def _jointed_substep(self, h: float, kicked: bool):
+        """A sub-step without contacts: one kernel call."""
+        arrays = self._state_arrays()
+        status, joint, gap = self._kernels.substep(self._arrays, self._settings, arrays, self._rows, self._flight,
+                                                   self._work, h, self._counters, kicked)
+        self.state.time = float(arrays.time[0])
+        return None if status == 0 else (joint, gap)
 
     def _contact_substep(self, h: float, shortened: bool):
         """The stages of a sub-step with contacts: half the explicit forces -> contacts ahead ->
@@ -166,6 +170,10 @@ class Simulation:
         contact_rows, lcp_contacts, impact = self._contacts_ahead(h, shortened)
         if impact is not None:
             return impact
+        if contact_rows is None and lcp_contacts is None and not state.touching:
+            # nothing within reach now or at the look-ahead, so nothing touches at the end either
+            return self._jointed_substep(h, kicked=True)
+        self.stats["contact_substeps"] += 1
         self._work.accumulated[:] = 0.0
         converged, joint, gap = self._correct_positions(arrays, h, contact_rows)
         if not converged:

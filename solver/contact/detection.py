@@ -74,7 +74,7 @@ def find_contacts(model, now: Frames, ahead: Frames) -> Contacts:
     """Every probe-surface pair that is within MARGIN now or at the look-ahead."""
     layout = model.contacts
     parts = []
-    if len(layout.probe_body):
+    if len(layout.probe_body) and _anything_near(layout, now, ahead):
         centre_now = now.points(layout.probe_body, layout.probe_local)
         centre_ahead = ahead.points(layout.probe_body, layout.probe_local)
         for index, plane in enumerate(layout.planes):
@@ -85,6 +85,34 @@ def find_contacts(model, now: Frames, ahead: Frames) -> Contacts:
         parts.append(_against_boxes(model, now, ahead, centre_now, centre_ahead))
         parts.append(_against_convex(model, now, ahead, centre_now, centre_ahead))
     return _joined(model, [p for p in parts if p is not None])
+
+
+def _anything_near(layout, now: Frames, ahead: Frames) -> bool:
+    """Whether any body may be within MARGIN of a plane, a mesh's box or another body now or at the
+    look-ahead, by the spheres holding each body's probes and surface (ContactLayout.body_reach)."""
+    moving = layout.moving_probe_bodies
+    if len(moving):
+        reach = layout.body_reach[moving] + MARGIN
+        for plane in layout.planes:
+            normal, point = np.asarray(plane["normal"]), np.asarray(plane["point"])
+            height = np.minimum((now.position[moving] - point) @ normal, (ahead.position[moving] - point) @ normal)
+            if np.any(height < reach):
+                return True
+        for low, high in layout.mesh_bounds:
+            lowest = np.minimum(now.position[moving], ahead.position[moving]) - reach[:, None]
+            highest = np.maximum(now.position[moving], ahead.position[moving]) + reach[:, None]
+            if np.any(np.all((lowest <= high) & (highest >= low), axis=1)):
+                return True
+    pairs = layout.pair_bodies
+    if not len(pairs):
+        return False
+    a, b = pairs[:, 0], pairs[:, 1]
+    reach = layout.body_reach[a] + layout.body_reach[b] + MARGIN
+    offset_now, offset_ahead = now.position[a] - now.position[b], ahead.position[a] - ahead.position[b]
+    # along a straight relative path the centres come no nearer than (|start| + |end| - path) / 2
+    closest = 0.5 * (np.linalg.norm(offset_now, axis=1) + np.linalg.norm(offset_ahead, axis=1)
+                     - np.linalg.norm(offset_ahead - offset_now, axis=1))
+    return bool(np.any(closest < reach))
 
 
 def _pair_surface(model, body_b: np.ndarray, friction_a, restitution_a) -> tuple[np.ndarray, np.ndarray]:

@@ -62,3 +62,22 @@ class ContactLayout:
         self.enabled = bool(len(probe_body)) and bool(self.planes or self.meshes or any(
             a in surfaces for a, _ in self.touching_pairs))
         self.body_count = n
+        self._lay_out_bounds(model, surfaces)
+
+    def _lay_out_bounds(self, model, surfaces: set) -> None:
+        """Spheres about each body's centre of mass holding its probes and its surface, so a step in
+        which no pair of bodies, no plane and no mesh comes near costs a few array operations."""
+        n = self.body_count
+        self.body_reach = np.zeros(n)  # (n,) m: every probe sphere and surface of the body lies within it
+        for body, local, radius in zip(self.probe_body, self.probe_local, self.probe_radius):
+            self.body_reach[body] = max(self.body_reach[body], float(np.linalg.norm(local)) + radius)
+        for slot, body in enumerate(self.box_body):
+            corners = self.box_centre[slot] + (np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1)
+                                                         for sz in (-1, 1)]) * self.box_half[slot]) @ self.box_axes[slot]
+            self.body_reach[body] = max(self.body_reach[body], float(np.linalg.norm(corners, axis=1).max()))
+        pairs = sorted((a, b) for a, b in self.touching_pairs if a in surfaces)
+        self.pair_bodies = np.array(pairs, dtype=int).reshape(-1, 2)  # (p, 2) surface body, probe body
+        moving = np.unique(self.probe_body[model.body_dynamic[self.probe_body]]) if len(self.probe_body) else []
+        self.moving_probe_bodies = np.asarray(moving, dtype=int)  # (k,) dynamic bodies with probes
+        self.mesh_bounds = np.array([(np.asarray(o["vertices"]).min(axis=0), np.asarray(o["vertices"]).max(axis=0))
+                                     for o, _ in self.meshes]).reshape(-1, 2, 3)  # (meshes, low | high, 3)

@@ -237,11 +237,12 @@ def advance(model, settings, state, rows, flight, work, h):
 
 
 @kernel
-def substep(model, settings, state, rows, flight, work, h, stats):
-    """One sub-step of a mechanism without contacts, as its stages: half the explicit forces, P-steps
-    1-2 (joints and loop drives), P-step 3, the other half of the forces, P-step 4.
-    Returns (0 done | 1 not converged | 2 non-finite, worst joint, its gap)."""
-    apply_explicit_forces(model, rows, state.twist, state.axis_coordinate, state.time[0], 0.5 * h)
+def substep(model, settings, state, rows, flight, work, h, stats, kicked):
+    """One sub-step without contacts, as its stages: half the explicit forces (unless `kicked`: the
+    caller gave them), P-steps 1-2 (joints and loop drives), P-step 3, the other half of the forces,
+    P-step 4. Returns (0 done | 1 not converged | 2 non-finite, worst joint, its gap)."""
+    if not kicked:
+        apply_explicit_forces(model, rows, state.twist, state.axis_coordinate, state.time[0], 0.5 * h)
     work.accumulated[:] = 0.0
     converged, worst_joint, worst_gap = correct_positions(model, settings, state, rows, flight, work, h, stats)
     if not converged:

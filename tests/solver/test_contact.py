@@ -289,3 +289,26 @@ def test_ball_thrown_at_the_back_of_a_single_sheet_wall_stays_in_front_of_it(met
         furthest = max(furthest, sim.position("ball")[0])
     assert furthest <= 0.9 + 1e-6
     assert sim.velocity("ball")[0] <= 1e-6  # stopped by the sheet (restitution 0), not through it
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_linkage_whose_shapes_never_meet_moves_as_without_shapes_and_does_no_contact_work(method):
+    """A four-bar whose links and a fixed ground block all have hulls that never come near each other:
+    the same motion as without shapes, to the last digit, and no sub-step spends time on contacts."""
+    import mechanisms
+
+    plain = mechanisms.four_bar()
+    shaped = mechanisms.four_bar()
+    cube = [[x, y, z] for x in (-0.03, 0.03) for y in (-0.03, 0.03) for z in (-0.03, 0.03)]
+    for body in shaped["bodies"]:
+        body["shape"] = {"type": "convex", "vertices": cube}
+    shaped["bodies"].append({"name": "ground", "fixed": True, "position": [0.5, 0, -0.5],
+                             "shape": {"type": "convex", "vertices": [[3 * c for c in v] for v in cube]}})
+    shaped["settings"]["contact_method"] = method
+    with_shapes, without = Simulation(Model.from_dict(shaped)), Simulation(Model.from_dict(plain))
+    assert with_shapes.model.contacts.enabled
+    with_shapes.run(2.0)
+    without.run(2.0)
+    for body in ("crank", "coupler", "rocker"):
+        assert np.array_equal(with_shapes.position(body), without.position(body))
+    assert with_shapes.stats["contact_substeps"] == 0
