@@ -8,6 +8,8 @@ kernel call per sub-step. Contacts are found and solved here, between the kernel
 that does not converge is undone from a saved state and retried with half the step (Schmitt §5);
 after a run of good sub-steps the step grows back.
 """
+from typing import NamedTuple
+
 import numpy as np
 
 from . import drives
@@ -25,18 +27,31 @@ from .state import State
 
 LCP_ROUNDS = 6  # turns of the contact LCP and the joint correction within one step
 MAX_HALVINGS = 16  # the step may shrink to h / 2^16 before the run is declared diverged
+MAX_SUBSTEPS = 4096  # sub-steps one step may take (halved, or shortened to impacts) before the run is declared diverged
 GROW_AFTER = 4  # good sub-steps in a row before a halved step doubles again
 CONTACT_TIGHTNESS = 1e-3  # contact impulses converge to this fraction of Dmax per step
 COUNTERS = ("corrections", "solves", "velocity_solves")  # kernels.correction.CORRECTIONS ...
+
+
+class Failure(NamedTuple):
+    """Why a sub-step could not stand, as kernels.correction's statuses say: GAP (index a joint, size
+    its gap, m), NON_FINITE (a body), STIFF_SPRING (a drive, size the longest step it is stable at,
+    about: kernels.drives.unstable_explicit_spring)."""
+
+    status: int
+    index: int
+    size: float
 
 
 class Simulation:
     def __init__(self, model: Model, **setting_overrides):
         if setting_overrides:
             model = Model(model.spec, Settings.read(model.settings.to_dict(), setting_overrides))
-        from .kernels import correction, flight, motion, rows  # numba and the compiled kernels load here, not on import
+        # numba and the compiled kernels load here, not on import
+        from .kernels import correction, drives as drive_kernels, flight, motion, rows
 
         self._kernels, self._fly_kernel, self._rows_kernels = correction, flight.fly, rows
+        self._drive_kernels = drive_kernels
         self.model = model
         self.h = model.settings.h
         self.state = State.initial(model)
@@ -90,7 +105,12 @@ class Simulation:
     def _advance(self, duration: float) -> None:
         end = self.state.time + duration
         remaining = duration
+        substeps = 0
+        last_failure = None  # why the step was last halved
         while remaining > 1e-9 * duration:
+            substeps += 1
+            if substeps > MAX_SUBSTEPS:
+                raise self._diverged(last_failure, f"the step needed more than {MAX_SUBSTEPS} sub-steps")
             h = min(self._substep, remaining)
             saved = self.state.copy()
             failure = self._try_substep(h)
@@ -104,18 +124,31 @@ class Simulation:
                 if self._good_in_a_row >= GROW_AFTER and self._substep < self.h:
                     self._substep, self._good_in_a_row = min(2 * self._substep, self.h), 0
                 continue
+            last_failure = failure
             self._restore(saved)
             self._substep /= 2
             self._good_in_a_row = 0
             self.stats["halvings"] += 1
             if self._substep < self.h / 2**MAX_HALVINGS:
-                joint, gap = failure
-                name = self.model.joint_names[joint] if joint is not None and joint >= 0 else None
-                where = f"joint '{name}' kept a gap of {gap:.3g} m" if name else "the state became non-finite"
-                raise SimulationDiverged(
-                    f"simulation diverged at t = {self.state.time:.6g} s: {where} even at step {2 * self._substep:.3g} s",
-                    self.state.time, name)
+                raise self._diverged(failure, f"even at step {2 * self._substep:.3g} s")
         self.state.time = end
+
+    def _diverged(self, failure: "Failure | None", limit: str) -> SimulationDiverged:
+        """The error for a run that cannot go on, naming the joint, spring or body at fault."""
+        model, joint = self.model, None
+        if failure is None:
+            cause = "impacts kept shortening the step"
+        elif failure.status == self._kernels.STIFF_SPRING:
+            joint = model.joint_names[model.axis_joint[model.drive_axis[failure.index]]]
+            cause = (f"joint '{joint}': its impulse spring is too stiff for the step (stable below steps of about "
+                     f"{failure.size:.3g} s); give it the soft method or more substeps")
+        elif failure.status == self._kernels.NON_FINITE:
+            cause = f"body '{model.body_names[failure.index]}' reached an infinite or undefined state"
+        else:
+            joint = model.joint_names[failure.index] if failure.index >= 0 else None
+            cause = f"joint '{joint}' kept a gap of {failure.size:.3g} m" if joint else "no joint closed"
+        return SimulationDiverged(f"simulation diverged at t = {self.state.time:.6g} s: {cause} ({limit})",
+                                  self.state.time, joint)
 
     def _restore(self, state: State) -> None:
         self.state = state
@@ -155,10 +188,21 @@ class Simulation:
     def _jointed_substep(self, h: float, kicked: bool):
         """A sub-step without contacts: one kernel call."""
         arrays = self._state_arrays()
-        status, joint, gap = self._kernels.substep(self._arrays, self._settings, arrays, self._rows, self._flight,
-                                                   self._work, h, self._counters, kicked)
+        status, index, size = self._kernels.substep(self._arrays, self._settings, arrays, self._rows, self._flight,
+                                                    self._work, h, self._counters, kicked)
         self.state.time = float(arrays.time[0])
-        return None if status == 0 else (joint, gap)
+        if status == self._kernels.NON_FINITE:
+            return self._non_finite()
+        if status == self._kernels.STIFF_SPRING:
+            return Failure(status, index, h / np.sqrt(size))
+        return None if status == self._kernels.DONE else Failure(status, index, size)
+
+    def _non_finite(self) -> Failure:
+        """The failure of a state that became infinite or NaN, naming the first such body."""
+        state = self.state
+        bad = ~(np.isfinite(state.frames.position).all(axis=1) & np.isfinite(state.twist).all(axis=1)
+                & np.isfinite(state.frames.rotation).all(axis=(1, 2)))
+        return Failure(self._kernels.NON_FINITE, int(np.argmax(bad)), np.inf)
 
     def _contact_substep(self, h: float, shortened: bool):
         """The stages of a sub-step with contacts: half the explicit forces -> contacts ahead ->
@@ -166,6 +210,9 @@ class Simulation:
         impacts -> P-step 4."""
         k, state = self._kernels, self.state
         arrays = self._state_arrays()
+        spring, load = self._drive_kernels.unstable_explicit_spring(self._arrays, self._rows, state.time, h)
+        if spring >= 0:
+            return Failure(k.STIFF_SPRING, spring, h / np.sqrt(load))
         k.apply_explicit_forces(self._arrays, self._rows, state.twist, state.axis_coordinate, state.time, 0.5 * h)
         contact_rows, lcp_contacts, impact = self._contacts_ahead(h, shortened)
         if impact is not None:
@@ -177,7 +224,7 @@ class Simulation:
         self._work.accumulated[:] = 0.0
         converged, joint, gap = self._correct_positions(arrays, h, contact_rows)
         if not converged:
-            return joint, gap
+            return Failure(k.GAP, joint, gap)
         if lcp_contacts is not None and len(self.model.joint_names):
             failure = self._lcp_with_joints(arrays, lcp_contacts, h)
             if failure is not None:
@@ -189,7 +236,7 @@ class Simulation:
         state.time = float(arrays.time[0])
         self._flight_valid = False
         if not finite:
-            return joint, np.inf
+            return self._non_finite()
         touching = self._impacts(h)
         if self.model.settings.velocity_correction:
             k.correct_velocities(self._arrays, self._settings, arrays, self._rows, self._work, h, self._counters)
@@ -199,7 +246,7 @@ class Simulation:
                     if contact_rows.solve_velocities(state.twist.reshape(-1)) < self.model.settings.vmax:
                         break
         if not k.is_finite(arrays):
-            return joint, np.inf
+            return self._non_finite()
         return None
 
     def _correct_positions(self, arrays: StateArrays, h: float, contact_rows):
@@ -314,7 +361,7 @@ class Simulation:
             apply_lcp_impulses(model, self, contacts, state.frames, state.twist, h, np.zeros(len(contacts), dtype=bool))
             converged, joint, gap = self._correct_positions(arrays, h, None)
             if not converged:
-                return joint, gap
+                return Failure(self._kernels.GAP, joint, gap)
         return None
 
     def _lcp_stage(self, contacts, h: float):

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..drives import MOTOR_POSITION, MOTOR_VELOCITY
 from . import joints, rows as joint_rows, sparse
-from .drives import apply_explicit_forces, drive_velocities, has_loop_drives, solve_loop_drives
+from .drives import apply_explicit_forces, drive_velocities, has_loop_drives, solve_loop_drives, unstable_explicit_spring
 from .flight import fly, land
 from .jit import kernel
 from .rows import SYSTEM
@@ -21,6 +21,11 @@ from .rows import SYSTEM
 # wobbles does harm: at a tiny step a gap near Dmax is closed by an impulse of Dmax / h.)
 GROWTH_LIMIT = 4.0
 CORRECTIONS, SOLVES, VELOCITY_SOLVES = range(3)  # the counters in `stats`
+# how a sub-step ends: (status, index, size)
+DONE = 0
+GAP = 1  # a joint's gap grew or did not close within max_corrections: (joint, gap)
+NON_FINITE = 2  # the state became infinite or NaN: (the worst joint, inf)
+STIFF_SPRING = 3  # an impulse spring too stiff for the step (drive_axis's drive, its k h^2 s / 4 + c h s / 2)
 
 
 @kernel
@@ -240,17 +245,20 @@ def advance(model, settings, state, rows, flight, work, h):
 def substep(model, settings, state, rows, flight, work, h, stats, kicked):
     """One sub-step without contacts, as its stages: half the explicit forces (unless `kicked`: the
     caller gave them), P-steps 1-2 (joints and loop drives), P-step 3, the other half of the forces,
-    P-step 4. Returns (0 done | 1 not converged | 2 non-finite, worst joint, its gap)."""
+    P-step 4. Returns (status, index, size) as DONE ... STIFF_SPRING say."""
+    spring, load = unstable_explicit_spring(model, rows, state.time[0], h)
+    if spring >= 0:
+        return STIFF_SPRING, spring, load
     if not kicked:
         apply_explicit_forces(model, rows, state.twist, state.axis_coordinate, state.time[0], 0.5 * h)
     work.accumulated[:] = 0.0
     converged, worst_joint, worst_gap = correct_positions(model, settings, state, rows, flight, work, h, stats)
     if not converged:
-        return 1, worst_joint, worst_gap
+        return GAP, worst_joint, worst_gap
     if not advance(model, settings, state, rows, flight, work, h):
-        return 2, worst_joint, np.inf
+        return NON_FINITE, worst_joint, np.inf
     if settings.velocity_correction:
         correct_velocities(model, settings, state, rows, work, h, stats)
     if not is_finite(state):
-        return 2, worst_joint, np.inf
-    return 0, worst_joint, worst_gap
+        return NON_FINITE, worst_joint, np.inf
+    return DONE, worst_joint, worst_gap

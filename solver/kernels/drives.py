@@ -67,6 +67,44 @@ def servo_rate(model, k, coordinate, t, h, stiffness):
 
 
 @kernel
+def _axis_coupling(model, rows, a, b):
+    """How an impulse along axis b moves axis a, through the joints: J_a (M^-1 J_b^T through them)."""
+    j = model.axis_joint[a]
+    return joint_rows.dot6(rows.axis_jacobian[a, 0], rows.drive_response[b, model.joint_body[j, 0]]) + joint_rows.dot6(
+        rows.axis_jacobian[a, 1], rows.drive_response[b, model.joint_body[j, 1]])
+
+
+@kernel
+def unstable_explicit_spring(model, rows, t, h):
+    """(the first impulse spring the centred explicit scheme cannot carry at step h, or -1; its load).
+    One spring alone is stable while its load k h^2 s / 4 + c h s / 2 < 1, s the axis's inverse mass
+    through the joints: omega h < 2 undamped (Schmitt §8, and the springs benchmark), c h s < 2
+    without stiffness. Springs on one body act together (four corner springs of a box bounce it
+    twice as fast as one), so a spring's load sums over the springs coupled to it,
+    sqrt(k_i k_j) |coupling| (Gershgorin's bound on the fastest mode). A stiffer spring would gain
+    energy every step and explode; the caller halves the step instead."""
+    prepared = False
+    for k in range(model.drive_kind.shape[0]):
+        if model.drive_kind[k] != SPRING_IMPULSE:
+            continue
+        if not prepared:
+            joint_rows.prepare_drive_rows(model, rows)
+            prepared = True
+        spring, damping = drive_value(model, k, STIFFNESS, t), drive_value(model, k, DAMPING, t)
+        stiffness_sum = damping_sum = 0.0
+        for other in range(model.drive_kind.shape[0]):
+            if model.drive_kind[other] != SPRING_IMPULSE:
+                continue
+            coupling = abs(_axis_coupling(model, rows, model.drive_axis[k], model.drive_axis[other]))
+            stiffness_sum += np.sqrt(spring * drive_value(model, other, STIFFNESS, t)) * coupling
+            damping_sum += np.sqrt(damping * drive_value(model, other, DAMPING, t)) * coupling
+        load = stiffness_sum * h * h / 4.0 + damping_sum * h / 2.0
+        if load >= 1.0:
+            return k, load
+    return -1, 0.0
+
+
+@kernel
 def _project(rows, a, k, change, lower, upper, accumulated, twist):
     """Projected Gauss-Seidel: drive k's accumulated impulse moved by `change`, kept within
     [lower, upper], and the difference applied through the joints; returns its size."""

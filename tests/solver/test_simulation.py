@@ -42,6 +42,20 @@ def test_contradictory_constraints_raise_simulation_diverged_naming_time_and_joi
     assert np.isfinite(sim.position("arm")).all()  # the state is the last good one, never NaN
 
 
+def test_a_step_that_cannot_be_taken_ends_in_a_named_error_after_bounded_work():
+    """Under a gravity of 1e12 m/s² no step short enough keeps the rod on its pivot: the run stops with
+    SimulationDiverged naming the joint once a step has used its budget of sub-steps, instead of halving for
+    minutes (issue 10, item 3)."""
+    data = mechanisms.pendulum()
+    data["gravity"] = [0.0, 0.0, -1e12]
+    sim = simulate(data)
+    with pytest.raises(SimulationDiverged, match=r"joint 'rod' kept a gap of [0-9.e+-]+ m \(the step needed more "
+                                                 r"than 4096 sub-steps\)") as caught:
+        sim.run(1.0)
+    assert caught.value.joint == "rod"
+    assert sim.stats["substeps"] < 4096 * (sim.stats["steps"] + 1)
+
+
 def test_velocity_correction_brings_joint_rates_below_vmax():
     sim = simulate(mechanisms.eight_loop(), vmax=1e-8)
     for _ in range(50):
