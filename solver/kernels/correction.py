@@ -31,11 +31,7 @@ STIFF_SPRING = 3  # an impulse spring too stiff for the step (drive_axis's drive
 @kernel
 def joint_errors(model, position, rotation, errors):
     """(R,) row errors of every joint in the given frames: how far body b is off relative to body a."""
-    work = np.empty((8, 3))
-    for j in range(model.joint_kind.shape[0]):
-        start, end = model.joint_row_start[j], model.joint_row_start[j + 1]
-        if end > start:
-            joints.errors(model, j, position, rotation, work, errors[start:end])
+    joints.all_errors(model, position, rotation, np.empty((8, 3)), errors)
 
 
 @kernel
@@ -63,10 +59,10 @@ def unwrap(model, raw, previous):
 
 @kernel
 def axis_coordinates(model, position, rotation, previous, out):
-    work = np.empty((8, 3))
+    raw = np.empty(model.axis_joint.shape[0])
+    joints.all_coordinates(model, position, rotation, np.empty((8, 3)), raw)
     for a in range(model.axis_joint.shape[0]):
-        raw = joints.coordinate(model, model.axis_joint[a], position, rotation, work)
-        out[a] = unwrap(model, raw, previous[a]) if model.axis_is_angle[a] else raw
+        out[a] = unwrap(model, raw[a], previous[a]) if model.axis_is_angle[a] else raw[a]
 
 
 @kernel

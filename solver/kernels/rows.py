@@ -67,23 +67,20 @@ def build(model, solver, position, rotation, rows):
                 for k in range(3):
                     total += rotation[b, i, k] * model.body_inv_inertia[b, k] * rotation[b, j, k]
                 rows.inv_inertia_world[b, i, j] = total
-    linear = np.empty((6, 3))
-    angular = np.empty((6, 3))
-    lever_a = np.empty(3)
-    lever_b = np.empty(3)
-    for j in range(model.joint_kind.shape[0]):
-        start, end = model.joint_row_start[j], model.joint_row_start[j + 1]
-        if end == start:
-            continue
-        joints.rows(model, j, position, rotation, linear, angular, lever_a, lever_b)
-        for r in range(start, end):
-            _fill_row(model, rows, model.joint_body[j, 0], model.joint_body[j, 1], linear[r - start],
-                      angular[r - start], lever_a, lever_b, rows.row_jacobian[r], rows.row_response[r])
-    for a in range(model.axis_joint.shape[0]):
+    count, q = model.row_joint.shape[0], model.axis_joint.shape[0]
+    linear, angular = np.empty((count, 3)), np.empty((count, 3))
+    levers = np.empty((model.joint_kind.shape[0], 2, 3))
+    joints.all_rows(model, position, rotation, linear, angular, levers)
+    for r in range(count):
+        j = model.row_joint[r]
+        _fill_row(model, rows, model.joint_body[j, 0], model.joint_body[j, 1], linear[r], angular[r], levers[j, 0],
+                  levers[j, 1], rows.row_jacobian[r], rows.row_response[r])
+    axis_linear, axis_angular, axis_levers = np.empty((q, 3)), np.empty((q, 3)), np.empty((q, 2, 3))
+    joints.all_axis_rows(model, position, rotation, axis_linear, axis_angular, axis_levers)
+    for a in range(q):
         j = model.axis_joint[a]
-        joints.axis_row(model, j, position, rotation, linear[0], angular[0], lever_a, lever_b)
-        _fill_row(model, rows, model.joint_body[j, 0], model.joint_body[j, 1], linear[0], angular[0], lever_a,
-                  lever_b, rows.axis_jacobian[a], rows.axis_response[a])
+        _fill_row(model, rows, model.joint_body[j, 0], model.joint_body[j, 1], axis_linear[a], axis_angular[a],
+                  axis_levers[a, 0], axis_levers[a, 1], rows.axis_jacobian[a], rows.axis_response[a])
         rows.axis_stiffness[a] = dot6(rows.axis_jacobian[a, 0], rows.axis_response[a, 0]) + dot6(
             rows.axis_jacobian[a, 1], rows.axis_response[a, 1])
     rows.drives_ready[0] = False
@@ -215,11 +212,17 @@ def through_joints(model, rows, response, out):
 
 @kernel
 def prepare_drive_rows(model, rows):
-    """The axis rows through the joints (response (q, n, 6), stiffness (q,)), once per instant."""
+    """The axis rows of the drives through the joints (response (q, n, 6), stiffness (q,)), once per
+    instant; axes without a drive are left alone (each costs a solve of the joints' system)."""
     if rows.drives_ready[0]:
         return
     plain = np.zeros((rows.drive_response.shape[1], 6))
-    for a in range(model.axis_joint.shape[0]):
+    done = np.zeros(model.axis_joint.shape[0], dtype=np.bool_)
+    for k in range(model.drive_axis.shape[0]):
+        a = model.drive_axis[k]
+        if done[a]:
+            continue
+        done[a] = True
         j = model.axis_joint[a]
         body_a, body_b = model.joint_body[j, 0], model.joint_body[j, 1]
         plain[:, :] = 0.0
