@@ -317,3 +317,17 @@ def test_a_keyed_fixed_body_is_warned_about():
     assert bake.check(bpy.context.scene) == ([], [
         "object 'Support': it is Fixed, so it stays where it is at the first frame, but its keys on location would "
         "move it; make it Animated to have the mechanism follow its animation"])
+
+
+def test_reading_the_animation_leaves_where_the_dynamic_bodies_start_alone():
+    """Reading an Animated body steps the scene past the last frame and back: a Dynamic rod the artist
+    keyed spinning (two turns by frame 12) is still keyed on from its Euler angle at the first frame."""
+    hanging_pendulum("keyed")
+    rod = add_rod("Rod", (3, 0, 0), (4, 0, 0))
+    add_joint("Pivot", "HINGE", (3, 0, 0), axis=(0, 1, 0), body_b=rod)
+    rod.rotation_mode = "XYZ"  # the rod lies along x: Euler y is 90°
+    for frame, turns in ((1, 0), (12, 2)):
+        rod.rotation_euler.y = math.pi / 2 + 2 * math.pi * turns
+        rod.keyframe_insert("rotation_euler", index=1, frame=frame)
+    bake.bake_scene(bpy.context.scene)
+    assert curves(rod)["rotation_euler", 1].evaluate(1.0) == pytest.approx(math.pi / 2, abs=1e-6)
