@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from mathutils import Vector
 
+import build_blend
 from blender_build import add_ball, add_box, add_joint, add_rod, key_turning, place_origin, set_frames
 from keys import curves, point_track, world_matrices
 from mechbake import bake
@@ -331,3 +332,15 @@ def test_reading_the_animation_leaves_where_the_dynamic_bodies_start_alone():
         rod.keyframe_insert("rotation_euler", index=1, frame=frame)
     bake.bake_scene(bpy.context.scene)
     assert curves(rod)["rotation_euler", 1].evaluate(1.0) == pytest.approx(math.pi / 2, abs=1e-6)
+
+
+def test_the_animated_crank_sample_turns_its_rocker():
+    build_blend.animated_crank()
+    crank, rocker = bpy.data.objects["Crank"], bpy.data.objects["Rocker"]
+    report = bake.bake_scene(bpy.context.scene)
+    assert report.bodies == 2 and report.worst_gap < bpy.context.scene.mechbake.dmax
+    assert curves(crank)["rotation_euler", 1].evaluate(250.0) == pytest.approx(2 * math.pi * 0.5 * 249 / 24)
+    rocker_axle = np.array(bpy.data.objects["RockerGround"].matrix_world.translation)
+    tips = point_track(rocker, rocker.matrix_world.inverted() @ Vector(bpy.data.objects["CouplerRocker"].location),
+                       range(1, 251)) - rocker_axle
+    assert np.ptp(np.arctan2(tips[:, 2], tips[:, 0])) > 0.5  # it rocks to and fro as the crank turns
