@@ -5,7 +5,10 @@ from bpy.props import (BoolProperty, EnumProperty, FloatProperty, FloatVectorPro
 
 ROLES = [("NONE", "None", "Not part of the mechanism"),
          ("DYNAMIC", "Dynamic", "A moving rigid body: mass and inertia come from its mesh"),
-         ("FIXED", "Fixed", "A body that never moves (ground, frame)")]
+         ("FIXED", "Fixed", "A body that never moves (ground, frame)"),
+         # last, so that files saved before it keep their roles (an enum is saved as its item's number)
+         ("ANIMATED", "Animated", "Follows its own animation (keys, drivers, constraints, parents) and drives the "
+                                  "mechanism through its joints and contacts")]
 JOINT_TYPES = [("NONE", "None", "Not a joint"),
                ("BALL", "Ball", "The two bodies share a point and turn freely about it"),
                ("HINGE", "Hinge", "The bodies turn about the empty's Z axis only"),
@@ -17,8 +20,9 @@ JOINT_TYPES = [("NONE", "None", "Not a joint"),
 SHAPES = [("CONVEX_HULL", "Convex Hull", "The corners of the mesh's convex hull touch the floor and obstacles"),
           ("MESH", "Mesh", "Fixed bodies: the mesh's triangles are the obstacle (moving bodies use its hull)"),
           ("BOX", "Box", "The bounding box, in the object's axes"),
-          ("SPHERE", "Sphere", "The sphere about the centre of mass that holds the mesh"),
-          ("CAPSULE", "Capsule", "A capsule along the object's local Z axis that holds the mesh"),
+          ("SPHERE", "Sphere", "The sphere about the centre of mass (an Animated body's origin) that holds the mesh"),
+          ("CAPSULE", "Capsule", "A capsule along the object's local Z axis through the centre of mass (an Animated "
+                                 "body's origin) that holds the mesh"),
           ("NONE", "None", "No collisions for this body")]
 CONTACT_METHODS = [("IMPULSE", "Impulse", "Contact pairs in the joint correction, impacts by Poisson's law (Schmitt §11)"),
                    ("LCP", "LCP", "Time-stepping LCP with a polyhedral friction cone (Stewart and Trinkle)")]

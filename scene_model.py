@@ -1,10 +1,14 @@
 """Blender scene -> MechBake mechanism: the one place that reads a scene for the solver.
 
-It produces a plain mechanism dict (format mechbake/1) and, for every moving body, what the key
+It produces a plain mechanism dict (format mechbake/1) and, for every Dynamic body, what the key
 writer needs to put the object's origin where the body's centre of mass says. Bodies are meshes
-whose role is Dynamic or Fixed; joints are empties with a joint type; only the objects of the view
-layer take part (an excluded collection is not in the mechanism). Every problem found is collected
-in the artist's words, each naming its object, so Validate can list them all at once.
+whose role is Dynamic, Fixed or Animated; joints are empties with a joint type; only the objects of
+the view layer take part (an excluded collection is not in the mechanism). Every problem found is
+collected in the artist's words, each naming its object, so Validate can list them all at once.
+
+An Animated body is never keyed: its motion table is its evaluated world matrix (keys, drivers,
+constraints and parents all count) at every frame of the bake and one beyond, read by stepping the
+scene through those frames once everything else has been read at the first frame.
 
 A Dynamic body's frame is its rotation without its scale, read from its transform channels:
 matrix_world = T(location + delta_location) · D · R · S(scale · delta_scale), with D the delta
@@ -85,18 +89,22 @@ def read_scene(scene, depsgraph, frame_start=None, frame_end=None) -> SceneModel
                        np.arange(frame_start, frame_end + 1))
     body_objects = [o for o in objects if o.mechbake.role != "NONE"]
     joint_objects = [o for o in objects if o.type == "EMPTY" and o.mechbake.joint_type != "NONE"]
-    bodies, bindings = [], []
+    bodies, bindings, animated = [], [], []
     for obj in body_objects:
         body = _read_body(reading, obj)
         if body is not None:
             bodies.append(body[0])
             if body[1] is not None:
                 bindings.append(body[1])
-    if not any(not b.get("fixed", False) for b in bodies) and not reading.problems:
+            elif obj.mechbake.role == "ANIMATED":
+                animated.append((body[0], obj))
+    if not bindings and not reading.problems:  # every Dynamic body read has its binding
         reading.problems.append("the scene has no Dynamic body: tag at least one mesh as Dynamic")
     joints = [j for j in (_read_joint(reading, obj) for obj in joint_objects) if j is not None]
     obstacles = [o for o in (_read_obstacle(reading, obj) for obj in body_objects if obj.type == "MESH"
                              and obj.mechbake.role == "FIXED" and obj.mechbake.collision_shape != "NONE") if o]
+    if not reading.problems:  # stepping through the frames is the slow part: only for a scene that can bake
+        _read_motions(reading, animated)
     if reading.problems:
         raise ModelError("\n".join(reading.problems))
     settings = scene.mechbake
@@ -138,10 +146,10 @@ def _body_rotation(obj) -> np.ndarray:
     return np.array(_delta_rotation(obj) @ _rotation(obj))
 
 
-def _fixed_rotation(obj) -> np.ndarray:
-    """A frame for a Fixed body, which never moves: its world axes without scale, turned right-handed
-    when the object is mirrored."""
-    axes = obj.matrix_world.to_3x3()
+def _rigid_rotation(matrix: Matrix) -> np.ndarray:
+    """The frame of a Fixed or Animated body, whose pose is its world matrix: the matrix's axes without
+    scale, turned right-handed when the object is mirrored."""
+    axes = matrix.to_3x3()
     if axes.determinant() < 0:
         axes = axes @ Matrix.Diagonal((-1.0, 1.0, 1.0))
     return np.array(axes.to_quaternion().to_matrix())
@@ -178,7 +186,9 @@ def _read_body(reading: _Reading, obj):
         reading.problems.append(f"object '{obj.name}': the name 'world' is reserved for the fixed frame; rename it")
         return None
     if obj.type != "MESH":
-        reading.problems.append(f"object '{obj.name}': a {settings.role.title()} body must be a mesh, not {obj.type.lower()}")
+        article = "an" if settings.role == "ANIMATED" else "a"
+        reading.problems.append(f"object '{obj.name}': {article} {settings.role.title()} body must be a mesh, not "
+                                f"{obj.type.lower()}")
         return None
     origin = np.array(obj.matrix_world.translation)
     surface = {"friction": settings.friction, "restitution": settings.restitution}
@@ -187,9 +197,14 @@ def _read_body(reading: _Reading, obj):
             reading.problems.append(f"object '{obj.name}': a MechBake body cannot have a parent "
                                     f"('{obj.parent.name}'); clear it with Keep Transform")
             return None
-        quaternion = matrix_to_quaternion(_fixed_rotation(obj)).tolist()
+        quaternion = matrix_to_quaternion(_rigid_rotation(obj.matrix_world)).tolist()
+        animated = _fixed_but_animated(reading, obj)
+        if animated is not None:
+            reading.warnings.append(animated)
         return {"name": obj.name, "mass": 1.0, "position": origin.tolist(), "orientation": quaternion, "fixed": True,
                 **surface}, None
+    if settings.role == "ANIMATED":
+        return _read_animated(reading, obj, surface)
     unfit = _dynamic_problems(obj)
     if unfit:
         reading.problems.extend(unfit)
@@ -222,6 +237,115 @@ def _read_body(reading: _Reading, obj):
     delta = np.array(_delta_rotation(obj).to_quaternion())
     return body, BodyBinding(obj.name, obj.session_uid, rotation.T @ (origin - props.centre),
                              np.array(obj.delta_location), delta)
+
+
+def _animated_problems(reading: _Reading, obj) -> list[str]:
+    """What keeps an Animated body's animation from being the motion it drives the mechanism with."""
+    where = f"object '{obj.name}'"
+    found = []
+    if obj.mechbake.is_baked:  # its keys would land in MechBake's action, which the bake takes off to read it
+        found.append(f"{where} still plays MechBake's bake from when it was Dynamic, not its own animation; press "
+                     f"Clear Bake before animating it")
+    leaders = [(parent, "its parent") for parent in _ancestors(obj)]
+    leaders += [(constraint.target, f"the target of its constraint '{constraint.name}'")
+                for constraint in _active_constraints(obj) if getattr(constraint, "target", None) is not None]
+    for leader, relation in leaders:
+        if leader.name in reading.in_layer and leader.mechbake.role == "DYNAMIC":
+            found.append(f"{where}: an Animated body cannot follow the Dynamic body '{leader.name}' ({relation}), "
+                         f"whose motion is what the bake computes; join the two with a joint instead")
+    return found
+
+
+def _active_constraints(obj) -> list:
+    return [constraint for constraint in obj.constraints if constraint.enabled and constraint.influence > 0]
+
+
+def _fixed_but_animated(reading: _Reading, obj) -> str | None:
+    """A warning for a Fixed body whose animation would move it: the bake holds it where it is at the
+    first frame, so the artist may have meant Animated."""
+    moved_by = [f"its constraint '{c.name}'" for c in _active_constraints(obj)]
+    drivers = obj.animation_data.drivers if obj.animation_data is not None else ()
+    moved_by += [f"a driver on its {d.data_path.replace('_', ' ')}" for d in drivers if _moves(d.data_path)]
+    for curve in action_fcurves(obj):
+        values = [curve.evaluate(float(frame)) for frame in reading.frames]
+        if _moves(curve.data_path) and max(values) - min(values) > 1e-9:
+            moved_by.append(f"its keys on {curve.data_path.replace('_', ' ')}")
+            break
+    if not moved_by:
+        return None
+    return (f"object '{obj.name}': it is Fixed, so it stays where it is at the first frame, but {moved_by[0]} would "
+            f"move it; make it Animated to have the mechanism follow its animation")
+
+
+def _moves(data_path: str) -> bool:
+    """Whether an animated property is one that places the object."""
+    return data_path in TRANSFORM_PATHS or data_path in ("scale", "delta_scale") or data_path.startswith("delta_")
+
+
+def _ancestors(obj) -> list:
+    found = []
+    while obj.parent is not None:
+        obj = obj.parent
+        found.append(obj)
+    return found
+
+
+def _read_animated(reading: _Reading, obj, surface: dict):
+    """An Animated body as it is at the first frame: its surface and collision shape, in its frame about
+    its origin (its reference point). Its motion table is read later, with all the others (_read_motions)."""
+    unfit = _animated_problems(reading, obj)
+    if unfit:
+        reading.problems.extend(unfit)
+        return None
+    body = {"name": obj.name, **surface}
+    if obj.mechbake.collision_shape != "NONE":
+        matrix = obj.evaluated_get(reading.depsgraph).matrix_world
+        vertices, triangles = _world_triangles(obj, reading.depsgraph)
+        if not np.isfinite(vertices).all():
+            reading.problems.append(f"object '{obj.name}': the mesh has vertices that are not finite")
+            return None
+        if len(vertices) == 0:
+            reading.problems.append(f"object '{obj.name}': the mesh has no vertices to collide with; set its "
+                                    f"Collision Shape to None")
+            return None
+        shape = _shape(reading, obj, (vertices - np.array(matrix.translation)) @ _rigid_rotation(matrix), triangles)
+        if shape is None:
+            return None
+        body["shape"] = shape
+    return body, None
+
+
+def _read_motions(reading: _Reading, animated: list) -> None:
+    """Gives every Animated body (body record, object) its motion table: its evaluated world matrix at
+    every frame of the bake and one beyond the last (after its table the solver holds a body still),
+    time 0 at the first frame. The scene goes back to its frame afterwards; the values animation wrote
+    on the way are the caller's to restore (bake.py's _frame_round_trip)."""
+    if not animated:
+        return
+    scene = reading.scene
+    frames = np.append(reading.frames, reading.frames[-1] + 1)
+    matrices = np.empty((len(animated), len(frames), 4, 4))
+    frame, subframe = scene.frame_current, scene.frame_subframe
+    try:
+        for k, sampled in enumerate(frames):
+            scene.frame_set(int(sampled))
+            for b, (_, obj) in enumerate(animated):
+                matrices[b, k] = np.array(obj.evaluated_get(reading.depsgraph).matrix_world)
+    finally:
+        scene.frame_set(frame, subframe=subframe)
+    times = (frames - reading.frame_start) / reading.fps
+    for (body, obj), track in zip(animated, matrices):
+        unfinite = np.flatnonzero(~np.isfinite(track).all(axis=(1, 2)))
+        if len(unfinite):
+            reading.problems.append(f"object '{obj.name}': its animation puts it nowhere (a transform that is not "
+                                    f"finite) at frame {frames[unfinite[0]]}")
+            continue
+        scales = np.linalg.norm(track[:, :3, :3], axis=1)
+        if "shape" in body and np.abs(scales / scales[0] - 1.0).max() > 1e-4:
+            reading.warnings.append(f"object '{obj.name}': its scale changes during the bake, but its collision "
+                                    f"shape stays as it is at the first frame")
+        orientations = [matrix_to_quaternion(_rigid_rotation(Matrix(m.tolist()))).tolist() for m in track]
+        body["motion"] = {"time": times.tolist(), "position": track[:, :3, 3].tolist(), "orientation": orientations}
 
 
 def _shape(reading: _Reading, obj, points: np.ndarray, triangles: np.ndarray):
@@ -301,10 +425,9 @@ def _read_joint(reading: _Reading, obj):
         fail(f"{where}: Body A and Body B are the same object ('{sides['body_a']}'); a joint holds two different "
              f"bodies (leave Body A empty to hold Body B to the world)")
         return None
-    roles = [_role(reading.scene.objects[name]) for name in sides.values() if name != WORLD]
-    if "DYNAMIC" not in roles:
-        held = " and ".join(f"'{name}' is Fixed" for name in sides.values() if name != WORLD) or "both are the world"
-        fail(f"{where}: neither of its bodies can move ({held}); make one of them Dynamic")
+    held = [name for name in sides.values() if name != WORLD]
+    if all(_role(reading.scene.objects[name]) != "DYNAMIC" for name in held):
+        fail(f"{where}: {_nothing_held(reading, held)}")
         return None
     matrix = obj.matrix_world
     anchor = list(matrix.translation)
@@ -344,6 +467,22 @@ def _read_joint(reading: _Reading, obj):
         fail(f"{where}: a {kind.title()} joint cannot carry a motor (only Hinge and Slider can)")
         return None
     return joint
+
+
+def _nothing_held(reading: _Reading, held: list[str]) -> str:
+    """Why a joint whose bodies are all Fixed, Animated or the world holds nothing, and what to do."""
+    if not held:
+        return "neither of its bodies can move (both are the world); set a Dynamic body as its Body B"
+    roles = {name: _role(reading.scene.objects[name]) for name in held}
+    if "ANIMATED" not in roles.values():
+        said = " and ".join(f"'{name}' is Fixed" for name in held)
+        return f"neither of its bodies can move ({said}); make one of them Dynamic"
+    said = " and ".join(f"'{name}' is Animated (it follows its own animation)" if role == "ANIMATED"
+                        else f"'{name}' is Fixed" for name, role in roles.items())
+    if len(held) == 1:
+        return (f"neither of its bodies is simulated: {said} and the other side is the world; make '{held[0]}' "
+                f"Dynamic, or join it to a Dynamic body")
+    return f"neither of its bodies is simulated: {said}; make one of them Dynamic"
 
 
 def _joint_side(reading: _Reading, obj, side: str) -> str | None:

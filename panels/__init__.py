@@ -49,6 +49,8 @@ def draw_object_settings(layout, obj) -> None:
             row = layout.row()
             row.active = settings.mass == 0
             row.prop(settings, "density")
+        elif settings.role == "ANIMATED":  # its animation moves it: it needs no mass, only a surface
+            layout.label(text="Follows its keys, drivers, constraints and parents", icon="ANIM")
         if settings.role != "NONE":
             layout.prop(settings, "collision_shape")
             row = layout.row(align=True)

@@ -1,11 +1,14 @@
 """Building MechBake mechanisms in Blender from a script: meshes for bodies, empties for joints.
 
-Used by build_blend.py (the sample .blend files) and by the tests of the extension.
+Used by build_blend.py (the sample .blend files) and by the tests of the extension; both load the
+checkout as `mechbake` first.
 """
 import math
 
 import bpy
-from mathutils import Vector
+from mathutils import Matrix, Vector
+
+from mechbake.keyframes import action_fcurves
 
 
 def _link(obj):
@@ -49,6 +52,32 @@ def add_ball(name: str, radius: float, location, mass: float = 0.0, restitution:
     obj.name = name
     obj.mechbake.role, obj.mechbake.mass, obj.mechbake.collision_shape = "DYNAMIC", mass, "SPHERE"
     obj.mechbake.restitution = restitution
+    return _updated(obj)
+
+
+def place_origin(obj, point):
+    """Moves the object's origin to a world point (a crank's axle), leaving its mesh where it is."""
+    local = obj.matrix_world.inverted() @ Vector(point)
+    obj.data.transform(Matrix.Translation(-local))
+    obj.matrix_world = obj.matrix_world @ Matrix.Translation(local)
+    return _updated(obj)
+
+
+def key_turning(obj, axis_index: int, turns_per_second: float, first: int, last: int):
+    """Keys the object turning steadily about one of its Euler axes from where it stands: linear keys at
+    frames `first` and `last`, extrapolated linearly beyond them (a motor-driven crank)."""
+    fps = bpy.context.scene.render.fps / bpy.context.scene.render.fps_base
+    obj.rotation_mode = "XYZ"  # Blender converts the rotation it has
+    start_angle = obj.rotation_euler[axis_index]
+    for frame in (first, last):
+        obj.rotation_euler[axis_index] = start_angle + 2 * math.pi * turns_per_second * (frame - first) / fps
+        obj.keyframe_insert("rotation_euler", index=axis_index, frame=frame)
+    for curve in action_fcurves(obj):
+        if curve.data_path == "rotation_euler" and curve.array_index == axis_index:
+            for key in curve.keyframe_points:
+                key.interpolation = "LINEAR"
+            curve.extrapolation = "LINEAR"  # and on at that rate after the last key
+    obj.rotation_euler[axis_index] = start_angle  # as the keys have it at the first frame
     return _updated(obj)
 
 

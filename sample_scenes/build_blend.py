@@ -17,7 +17,8 @@ mechbake = import_checkout_as_mechbake()
 import bpy  # noqa: E402
 
 import mechanisms  # noqa: E402
-from blender_build import add_ball, add_box, add_joint, add_marker, add_rod, set_frames  # noqa: E402
+from blender_build import add_ball, add_box, add_joint, add_marker, add_rod, key_turning, place_origin, \
+    set_frames  # noqa: E402
 
 
 def pendulum():
@@ -56,6 +57,22 @@ def four_bar():
     crank, coupler, rocker = add_rod("Crank", a, b, 0.03), add_rod("Coupler", b, c, 0.03), add_rod("Rocker", c, d, 0.03)
     for name, body_a, body_b, place in (("GroundCrank", None, crank, a), ("CrankCoupler", crank, coupler, b),
                                         ("CouplerRocker", coupler, rocker, c), ("RockerGround", rocker, None, d)):
+        add_joint(name, "HINGE", place, axis=(0, 1, 0), body_a=body_a, body_b=body_b)
+    set_frames(1, 250, substeps=10, dmax=1e-7)
+
+
+def animated_crank():
+    """The four-bar with an Animated crank: its rotation is keyed (linear, half a turn a second) about its
+    origin on the axle, and the Dynamic coupler and rocker follow it through their hinges."""
+    data = mechanisms.four_bar()
+    pins = {j["name"]: j["anchor"] for j in data["joints"]}
+    a, b, c, d = pins["ground_crank"], pins["crank_coupler"], pins["coupler_rocker"], pins["rocker_ground"]
+    crank = place_origin(add_rod("Crank", a, b, 0.03, role="ANIMATED"), a)
+    key_turning(crank, 1, 0.5, 1, 25)
+    coupler, rocker = add_rod("Coupler", b, c, 0.03), add_rod("Rocker", c, d, 0.03)
+    # no hinge holds the crank to the ground: its animation is its axle
+    for name, body_a, body_b, place in (("CrankCoupler", crank, coupler, b), ("CouplerRocker", coupler, rocker, c),
+                                        ("RockerGround", rocker, None, d)):
         add_joint(name, "HINGE", place, axis=(0, 1, 0), body_a=body_a, body_b=body_b)
     set_frames(1, 250, substeps=10, dmax=1e-7)
 
@@ -102,7 +119,8 @@ def pusher():
 
 
 SCENES = {"pendulum": pendulum, "double_pendulum": double_pendulum, "eight_loop": eight_loop, "four_bar": four_bar,
-          "crank_slider": crank_slider, "spring_suspension": spring_suspension, "pusher": pusher}
+          "animated_crank": animated_crank, "crank_slider": crank_slider, "spring_suspension": spring_suspension,
+          "pusher": pusher}
 
 
 def build(name: str, path: str) -> None:
