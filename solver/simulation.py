@@ -34,12 +34,12 @@ COUNTERS = ("corrections", "solves", "velocity_solves")  # kernels.correction.CO
 
 
 class Failure(NamedTuple):
-    """Why a sub-step could not stand, as kernels.correction's statuses say: GAP (index a joint, size
-    its gap, m), NON_FINITE (a body), STIFF_SPRING (a drive, size the longest step it is stable at,
-    about: kernels.drives.unstable_explicit_spring)."""
+    """Why a sub-step could not stand, as kernels.correction's statuses say: GAP (the culprit a joint,
+    size its gap, m), NON_FINITE (a body), STIFF_SPRING (a drive, size the longest step it is stable
+    at, about: kernels.drives.unstable_explicit_spring)."""
 
     status: int
-    index: int
+    culprit: int
     size: float
 
 
@@ -139,13 +139,13 @@ class Simulation:
         if failure is None:
             cause = "impacts kept shortening the step"
         elif failure.status == self._kernels.STIFF_SPRING:
-            joint = model.joint_names[model.axis_joint[model.drive_axis[failure.index]]]
+            joint = model.joint_names[model.axis_joint[model.drive_axis[failure.culprit]]]
             cause = (f"joint '{joint}': its impulse spring is too stiff for the step (stable below steps of about "
                      f"{failure.size:.3g} s); give it the soft method or more substeps")
         elif failure.status == self._kernels.NON_FINITE:
-            cause = f"body '{model.body_names[failure.index]}' reached an infinite or undefined state"
+            cause = f"body '{model.body_names[failure.culprit]}' reached an infinite or undefined state"
         else:
-            joint = model.joint_names[failure.index] if failure.index >= 0 else None
+            joint = model.joint_names[failure.culprit] if failure.culprit >= 0 else None
             cause = f"joint '{joint}' kept a gap of {failure.size:.3g} m" if joint else "no joint closed"
         return SimulationDiverged(f"simulation diverged at t = {self.state.time:.6g} s: {cause} ({limit})",
                                   self.state.time, joint)

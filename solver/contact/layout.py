@@ -77,7 +77,7 @@ class ContactLayout:
             self.body_reach[body] = max(self.body_reach[body], float(np.linalg.norm(corners, axis=1).max()))
         pairs = sorted((a, b) for a, b in self.touching_pairs if a in surfaces)
         self.pair_bodies = np.array(pairs, dtype=int).reshape(-1, 2)  # (p, 2) surface body, probe body
-        moving = np.unique(self.probe_body[model.body_dynamic[self.probe_body]]) if len(self.probe_body) else []
-        self.moving_probe_bodies = np.asarray(moving, dtype=int)  # (k,) dynamic bodies with probes
+        with_probes = self.probe_body[model.body_dynamic[self.probe_body]] if len(self.probe_body) else self.probe_body
+        self.moving_probe_bodies = np.unique(with_probes).astype(int)  # (k,) dynamic bodies with probes
         self.mesh_bounds = np.array([(np.asarray(o["vertices"]).min(axis=0), np.asarray(o["vertices"]).max(axis=0))
                                      for o, _ in self.meshes]).reshape(-1, 2, 3)  # (meshes, low | high, 3)
