@@ -1,0 +1,182 @@
+"""Schmitt §11's contact rows in kernels: projected Gauss-Seidel passes over the contacts of one step
+(in the correction loop and in the velocity correction) and the impacts of contacts that start to
+touch. solver/contact/impulse.py builds the rows; the arrays here are:
+
+  jacobian (3 m, 6 n)  each contact's normal, tangent and binormal rows over every body's twist
+  response (6 n, 3 m)  what a unit impulse of each row does to every twist, through the joints
+  block (m, 3, 3)      each contact's own 3x3 block of K = J response
+  accumulated (m, 3)   the step's normal, tangent and binormal impulses so far
+  friction (m,)        Coulomb's mu of each contact
+  twist (6 n,)         every body's linear | angular velocity, world, flattened
+"""
+import numpy as np
+
+from .jit import kernel
+from .rows import invert_small
+
+COULOMB_ITERATIONS = 30  # Newton steps of the sliding impulse (converges in a few)
+IMPACT_FRICTION_ITERATIONS = 50
+
+
+@kernel
+def _row_rates(jacobian, c, twist, out):
+    """out (3,) = the rates of contact c's three rows."""
+    for r in range(3):
+        total = 0.0
+        for i in range(twist.shape[0]):
+            total += jacobian[3 * c + r, i] * twist[i]
+        out[r] = total
+
+
+@kernel
+def _apply(response, c, change, twist):
+    for i in range(twist.shape[0]):
+        twist[i] += response[i, 3 * c] * change[0] + response[i, 3 * c + 1] * change[1] + response[
+            i, 3 * c + 2] * change[2]
+
+
+@kernel
+def coulomb(current, slip, block, limit, out):
+    """The tangential impulse (2,) of one contact under Coulomb's law into `out`, given the slip rate
+    with the current impulse in effect and the contact's 2x2 tangential block of K. If the impulse
+    that stops the slip lies within mu I_n (`limit`) the contact sticks (Schmitt's beta clamp).
+    Otherwise it slides, and the impulse is the point of the disk nearest the stopping impulse in
+    K's metric: there the remaining slip K (l - l_stop) is exactly opposite the friction impulse, the
+    fixed point Schmitt's iterative friction direction seeks. (K + s I) l = K l_stop with |l| = limit
+    is solved for s >= 0 in K's eigenbasis by Newton's method on 1/|l(s)|, nearly linear in s."""
+    a, b, c, d = block[0, 0], block[0, 1], block[1, 0], block[1, 1]
+    det = a * d - b * c
+    stop0 = current[0] - (d * slip[0] - b * slip[1]) / det
+    stop1 = current[1] - (a * slip[1] - c * slip[0]) / det
+    if np.hypot(stop0, stop1) <= limit:
+        out[0], out[1] = stop0, stop1
+        return
+    if limit <= 0.0:
+        out[0], out[1] = 0.0, 0.0
+        return
+    # K's eigenbasis in closed form: the larger eigenvalue's direction is at `angle`
+    off = 0.5 * (b + c)
+    mean, spread = 0.5 * (a + d), np.hypot(0.5 * (a - d), off)
+    angle = 0.5 * np.arctan2(2 * off, a - d)
+    cos, sin = np.cos(angle), np.sin(angle)
+    low, high = mean - spread, mean + spread
+    pulled0 = a * stop0 + b * stop1  # K l_stop
+    pulled1 = c * stop0 + d * stop1
+    p_low, p_high = -sin * pulled0 + cos * pulled1, cos * pulled0 + sin * pulled1
+    shift = 0.0
+    largest = max(low, high)
+    for _ in range(COULOMB_ITERATIONS):
+        part_low, part_high = p_low / (low + shift), p_high / (high + shift)
+        size = np.sqrt(part_low * part_low + part_high * part_high)
+        slope = (part_low * part_low / (low + shift) + part_high * part_high / (high + shift)) / size ** 3
+        step = (1.0 / limit - 1.0 / size) / slope
+        shift = max(shift + step, 0.0)
+        if abs(step) <= 1e-12 * (shift + largest):
+            break
+    part_low, part_high = p_low / (low + shift), p_high / (high + shift)
+    out[0] = -sin * part_low + cos * part_high
+    out[1] = cos * part_low + sin * part_high
+
+
+@kernel
+def _project(response, block, accumulated, friction, c, residual, twist):
+    """Impulse change for contact c: the normal part only pushes (I_nsum >= 0), the tangential part
+    cancels the slip but stays within mu I_nsum (Schmitt's beta clamp). Returns its size as the
+    largest row change it makes."""
+    k = block[c]
+    total_n = max(accumulated[c, 0] - residual[0] / k[0, 0], 0.0)
+    change = np.empty(3)
+    change[0] = total_n - accumulated[c, 0]
+    slip = np.empty(2)
+    slip[0] = residual[1] + k[1, 0] * change[0]
+    slip[1] = residual[2] + k[2, 0] * change[0]
+    tangential = np.empty(2)
+    coulomb(accumulated[c, 1:], slip, k[1:, 1:], friction[c] * total_n, tangential)
+    change[1] = tangential[0] - accumulated[c, 1]
+    change[2] = tangential[1] - accumulated[c, 2]
+    accumulated[c, 0] = total_n
+    accumulated[c, 1] = tangential[0]
+    accumulated[c, 2] = tangential[1]
+    _apply(response, c, change, twist)
+    largest = 0.0
+    for r in range(3):
+        largest = max(largest, abs(k[r, 0] * change[0] + k[r, 1] * change[1] + k[r, 2] * change[2]))
+    return largest
+
+
+@kernel
+def position_pass(jacobian, response, block, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h,
+                  backwards):
+    """One projected Gauss-Seidel pass in the correction loop; the largest change, as a distance over
+    h. What must vanish is the look-ahead gap (if negative) and slip, moved on by what the impulses
+    since the look-ahead changed, per unit of h. Passes alternate direction (symmetric Gauss-Seidel):
+    the contacts of one body share its load instead of the first in line taking it all."""
+    m = block.shape[0]
+    rates = np.empty(3)
+    residual = np.empty(3)
+    largest = 0.0
+    for k in range(m):
+        c = m - 1 - k if backwards else k
+        _row_rates(jacobian, c, twist, rates)
+        residual[0] = (gap_h[c] + h * (rates[0] - rates_at_look[c, 0])) / h
+        residual[1] = (slip_h[c, 0] + h * (rates[1] - rates_at_look[c, 1])) / h
+        residual[2] = (slip_h[c, 1] + h * (rates[2] - rates_at_look[c, 2])) / h
+        largest = max(largest, _project(response, block, accumulated, friction, c, residual, twist) * h)
+    return largest
+
+
+@kernel
+def velocity_pass(jacobian, response, block, accumulated, friction, twist, backwards):
+    """One pass of P-step 4 for the contacts: no approaching normal rate, and the slip braked within mu
+    times this pass's normal impulse. Friction belongs here too: the support of a resting body is
+    shared between the loop (half a step of gravity) and this correction (the other half)."""
+    m = block.shape[0]
+    residual = np.empty(3)
+    largest = 0.0
+    for k in range(m):
+        c = m - 1 - k if backwards else k
+        _row_rates(jacobian, c, twist, residual)
+        if residual[0] > 0 and accumulated[c, 0] == 0:
+            continue  # separating and not pressed: nothing to do
+        largest = max(largest, _project(response, block, accumulated, friction, c, residual, twist))
+    return largest
+
+
+@kernel
+def impacts(jacobian, response, block, friction, restitution, twist, passes):
+    """Schmitt §11 impact pairs, a few Gauss-Seidel passes over simultaneous impacts: for each
+    approaching contact the braking impulse I_0 that stops its point; stick if |I_t| <= mu |I_n|,
+    else slide with friction mu |I_n| against the slip, whose direction is iterated; then Poisson's
+    reflex e I_n (e the usual coefficient: 0 plastic, 1 elastic; the paper's e is 1 minus ours)."""
+    velocity = np.empty(3)
+    impulse = np.empty(3)
+    braking = np.empty(3)
+    inverse = np.empty((3, 3))
+    slip = np.empty(2)
+    tangential = np.empty(2)
+    for _ in range(passes):
+        for c in range(block.shape[0]):
+            _row_rates(jacobian, c, twist, velocity)
+            if velocity[0] >= 0:
+                continue
+            invert_small(block[c], 3, inverse)
+            for r in range(3):  # I_0: brings the contact point to rest
+                braking[r] = -(inverse[r, 0] * velocity[0] + inverse[r, 1] * velocity[1] + inverse[r, 2] * velocity[2])
+            normal = max(braking[0], 0.0)
+            if np.hypot(braking[1], braking[2]) <= friction[c] * normal:  # sticking: the point stops
+                impulse[:] = braking
+            else:  # sliding: the normal part stops the approach, friction opposes the slip
+                k = block[c]
+                impulse[0], impulse[1], impulse[2] = -velocity[0] / k[0, 0], 0.0, 0.0
+                limit = friction[c] * impulse[0]
+                for _ in range(IMPACT_FRICTION_ITERATIONS):
+                    slip[0] = velocity[1] + k[1, 0] * impulse[0] + k[1, 1] * impulse[1] + k[1, 2] * impulse[2]
+                    slip[1] = velocity[2] + k[2, 0] * impulse[0] + k[2, 1] * impulse[1] + k[2, 2] * impulse[2]
+                    coulomb(impulse[1:], slip, k[1:, 1:], limit, tangential)
+                    settled = max(abs(tangential[0] - impulse[1]), abs(tangential[1] - impulse[2])) <= 1e-12 * max(
+                        1.0, limit)
+                    impulse[1], impulse[2] = tangential[0], tangential[1]
+                    if settled:
+                        break
+            impulse[0] *= 1.0 + restitution[c]  # Poisson: the reflex is e times the compression impulse
+            _apply(response, c, impulse, twist)
