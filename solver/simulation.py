@@ -33,6 +33,9 @@ CONTACT_TIGHTNESS = 1e-3  # contact impulses converge to this fraction of Dmax p
 COUNTERS = ("corrections", "solves", "velocity_solves")  # kernels.correction.CORRECTIONS ...
 
 
+LCP_GAVE_UP = -1  # a Failure status beside the kernels': Lemke found no solution; the sub-step goes the impulse way
+
+
 class Failure(NamedTuple):
     """Why a sub-step could not stand, as kernels.correction's statuses say: GAP (the culprit a joint,
     size its gap, m), NON_FINITE (a body), STIFF_SPRING (a drive, size the longest step it is stable
@@ -114,10 +117,16 @@ class Simulation:
             h = min(self._substep, remaining)
             saved = self.state.copy()
             failure = self._try_substep(h)
+            lcp = self.model.settings.contact_method == "lcp"
+            if isinstance(failure, Failure) and failure.status == LCP_GAVE_UP:  # this sub-step, the impulse way
+                self.stats["lcp_fallbacks"] += 1
+                self._restore(saved.copy())
+                lcp = False
+                failure = self._try_substep(h, lcp=lcp)
             if isinstance(failure, float):  # a collision ahead: step exactly to it (Schmitt §11)
                 h = failure
                 self._restore(saved.copy())
-                failure = self._try_substep(h, shortened=True)
+                failure = self._try_substep(h, shortened=True, lcp=lcp)
             if failure is None:
                 remaining -= h
                 self._good_in_a_row += 1
@@ -170,12 +179,13 @@ class Simulation:
             self.stats[name] += int(count)
         self._counters[:] = 0
 
-    def _try_substep(self, h: float, shortened: bool = False):
+    def _try_substep(self, h: float, shortened: bool = False, lcp: bool | None = None):
         """One sub-step of length h; None on success, a shorter step to take instead when a
         collision lies ahead, else (worst joint, its gap) for the report."""
         self._ensure_rows()
         if self.model.contacts.enabled:
-            failure = self._contact_substep(h, shortened)
+            failure = self._contact_substep(h, shortened, self.model.settings.contact_method == "lcp" if lcp is None
+                                            else lcp)
         else:
             failure = self._jointed_substep(h, kicked=False)
         self._count()
@@ -204,7 +214,7 @@ class Simulation:
                 & np.isfinite(state.frames.rotation).all(axis=(1, 2)))
         return Failure(self._kernels.NON_FINITE, int(np.argmax(bad)), np.inf)
 
-    def _contact_substep(self, h: float, shortened: bool):
+    def _contact_substep(self, h: float, shortened: bool, lcp: bool):
         """The stages of a sub-step with contacts: half the explicit forces -> contacts ahead ->
         P-steps 1-2 (joints, drives, contact pairs) -> P-step 3 -> the other half of the forces ->
         impacts -> P-step 4."""
@@ -214,7 +224,7 @@ class Simulation:
         if spring >= 0:
             return Failure(k.STIFF_SPRING, spring, h / np.sqrt(load))
         k.apply_explicit_forces(self._arrays, self._rows, state.twist, state.axis_coordinate, state.time, 0.5 * h)
-        contact_rows, lcp_contacts, impact = self._contacts_ahead(h, shortened)
+        contact_rows, lcp_contacts, impact = self._contacts_ahead(h, shortened, lcp)
         if impact is not None:
             return impact
         if contact_rows is None and lcp_contacts is None and not state.touching:
@@ -301,7 +311,7 @@ class Simulation:
         response = response.transpose(1, 2, 0).reshape(6 * n, -1)
         return response, jacobian @ response
 
-    def _contacts_ahead(self, h: float, shortened: bool):
+    def _contacts_ahead(self, h: float, shortened: bool, lcp: bool):
         """Contacts within reach this step: (contact rows for the loop, contacts the LCP took, a shorter
         step to take first when a pair would collide within this one)."""
         model, state = self.model, self.state
@@ -309,7 +319,7 @@ class Simulation:
         contacts = find_contacts(model, state.frames, ahead)
         if not len(contacts):
             return None, None, None
-        if model.settings.contact_method == "lcp":  # Stewart-Trinkle
+        if lcp:  # Stewart-Trinkle
             lcp_contacts = self._lcp_stage(contacts, h)
             if lcp_contacts is not None:
                 return None, lcp_contacts, None
@@ -358,7 +368,11 @@ class Simulation:
             if contacts.separation(Frames(self._flight.position, self._flight.rotation)).min() >= -0.5 * model.settings.dmax:
                 self._flight_valid = True
                 return None
-            apply_lcp_impulses(model, self, contacts, state.frames, state.twist, h, np.zeros(len(contacts), dtype=bool))
+            try:
+                apply_lcp_impulses(model, self, contacts, state.frames, state.twist, h,
+                                   np.zeros(len(contacts), dtype=bool))
+            except LemkeFailure:  # with the joints' impulses in, Lemke ended on a ray
+                return Failure(LCP_GAVE_UP, -1, 0.0)
             converged, joint, gap = self._correct_positions(arrays, h, None)
             if not converged:
                 return Failure(self._kernels.GAP, joint, gap)
