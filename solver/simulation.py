@@ -23,6 +23,7 @@ from .contact.detection import find_contacts
 from .contact.impulse import TOUCHING, ContactRows, normal_rates, resolve_impacts
 from .contact.lcp import apply_lcp_impulses
 from .contact.lemke import LemkeFailure
+from .contact.reduction import four_per_face
 from .state import State
 
 LCP_ROUNDS = 6  # turns of the contact LCP and the joint correction within one step
@@ -382,6 +383,7 @@ class Simulation:
         """Stewart and Trinkle's LCP for this step's contacts; None (and the state untouched) when
         Lemke's algorithm ends on a ray for every covering vector it tries."""
         model, state = self.model, self.state
+        contacts = four_per_face(contacts, state.frames)
         gap_now = contacts.separation(state.frames)
         approach = normal_rates(model, contacts, state.frames, state.twist)
         impacting = (gap_now > TOUCHING) | np.array([key not in state.touching for key in contacts.key])

@@ -336,3 +336,43 @@ def test_a_servo_car_drives_off_at_its_wheels_rolling_speed(method):
     sim.run(1.0)
     assert sim.velocity("chassis")[0] == pytest.approx(5.0 * 0.1, rel=0.01)  # rolling: omega r
     assert sim.position("chassis")[2] == pytest.approx(0.3, abs=1e-5)
+
+
+def puck(name="puck", x=0.0, sides=30) -> dict:
+    """A flat prism of `sides` sides (every corner a probe: the hull keeps up to 64)."""
+    angles = 2 * np.pi * np.arange(sides) / sides
+    corners = [[0.2 * np.cos(a), 0.2 * np.sin(a), z] for z in (-0.1, 0.1) for a in angles]
+    return {"name": name, "mass": 1.0, "inertia": [0.02] * 3, "position": [x, 0, 0.1],
+            "shape": {"type": "convex", "vertices": corners}}
+
+
+def test_the_lcp_takes_four_contacts_of_a_face_resting_on_a_face():
+    """A 30-sided puck flat on the floor: 30 contacts, cut for the LCP to the four spanning the most
+    area (the deepest first), and it rests still (issue 10, item 9: 40 such contacts took 19 s per
+    step)."""
+    from mechbake.solver.contact.detection import find_contacts
+    from mechbake.solver.contact.reduction import four_per_face
+
+    sim = simulate([puck()], [floor()], "lcp")
+    contacts = find_contacts(sim.model, sim.state.frames, sim.state.frames)
+    assert len(contacts) == 30
+    kept = four_per_face(contacts, sim.state.frames)
+    points = kept.geometry(sim.state.frames)[0]
+    assert len(kept) == 4
+    # four corners of the 30-gon spanning nearly its whole area: about the square inscribed in it
+    hull_area = 0.5 * abs(np.cross(points[2] - points[0], points[1] - points[0])[2]) + 0.5 * abs(
+        np.cross(points[3] - points[0], points[1] - points[0])[2])
+    assert hull_area == pytest.approx(2 * 0.2 ** 2, rel=0.05)
+    sim.run(1.0)
+    assert sim.position("puck") == pytest.approx([0, 0, 0.1], abs=1e-6)
+
+
+def test_contacts_are_cut_pair_by_pair():
+    """Two pucks on the floor: four contacts each."""
+    from mechbake.solver.contact.detection import find_contacts
+    from mechbake.solver.contact.reduction import four_per_face
+
+    sim = simulate([puck("left", -0.5), puck("right", 0.5)], [floor()], "lcp")
+    contacts = find_contacts(sim.model, sim.state.frames, sim.state.frames)
+    kept = four_per_face(contacts, sim.state.frames)
+    assert sorted(np.unique(kept.body_b, return_counts=True)[1]) == [4, 4]
