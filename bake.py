@@ -117,7 +117,7 @@ class Bake:
         stats = self.simulation.stats
         return BakeReport(len(self.frames), len(self.built.bindings), time.perf_counter() - self.started,
                           self.worst_gap, stats["steps"], stats["corrections"], stats["halvings"],
-                          list(self.built.warnings))
+                          list(self.built.warnings) + self.simulation.warnings)
 
 
 def bake_scene(scene, frame_start=None, frame_end=None, progress=None) -> BakeReport:

@@ -20,7 +20,8 @@ from .integrator import fly
 from .model import Model, Settings
 from .rotation import orthonormalize
 from .contact.detection import find_contacts
-from .contact.impulse import TOUCHING, ContactRows, normal_rates, resolve_impacts
+from .contact.impulse import (SEPARATION_SPEED, TOUCHING, ContactRows, gap_targets, normal_rates, overlapping,
+                              resolve_impacts)
 from .contact.lcp import apply_lcp_impulses
 from .contact.lemke import LemkeFailure
 from .contact.reduction import four_per_face
@@ -75,9 +76,13 @@ class Simulation:
         for body in np.flatnonzero(model.body_animated):  # where its motion is at the start, and how it moves
             motion.motion_at(self._arrays, body, 0.0, state.frames.position[body], state.frames.rotation[body],
                              state.twist[body, :3], state.twist[body, 3:])
+        self._lcp_gap_now, self._lcp_overlapping = np.zeros(0), np.zeros(0, dtype=bool)  # the LCP's contacts now
+        self.warnings: list[str] = []  # what runs but may not be what was meant, each naming its bodies
         if model.contacts.enabled:  # what touches at the start is resting, not an impact
             contacts = find_contacts(model, self.state.frames, self.state.frames)
-            self.state.touching = frozenset(contacts.subset(contacts.separation(self.state.frames) < TOUCHING).key)
+            gap = contacts.separation(self.state.frames)
+            self.state.touching = frozenset(contacts.subset(gap < TOUCHING).key)
+            self.warnings += _overlap_warnings(model, contacts, gap)
 
     # --- stepping --------------------------------------------------------------------------
 
@@ -248,11 +253,17 @@ class Simulation:
         self._flight_valid = False
         if not finite:
             return self._non_finite()
+        if contact_rows is not None:
+            pushed_out = contact_rows.overlapping_keys()
+        elif lcp_contacts is not None:
+            pushed_out = {key for key, deep in zip(lcp_contacts.key, self._lcp_overlapping) if deep}
+        else:
+            pushed_out = set()
         touching = self._impacts(h)
         if self.model.settings.velocity_correction:
             k.correct_velocities(self._arrays, self._settings, arrays, self._rows, self._work, h, self._counters)
             if touching is not None and len(touching):
-                contact_rows = ContactRows(self.model, self, touching, state.frames)
+                contact_rows = ContactRows(self.model, self, touching, state.frames, pushed_out)
                 for _ in range(self.model.settings.max_corrections):
                     if contact_rows.solve_velocities(state.twist.reshape(-1)) < self.model.settings.vmax:
                         break
@@ -366,12 +377,14 @@ class Simulation:
             if not self._flight_valid:
                 self._fly_kernel(self._arrays, self._settings.taylor_order, state.time, state.frames.position,
                                  state.frames.rotation, state.twist, h, self._flight)
-            if contacts.separation(Frames(self._flight.position, self._flight.rotation)).min() >= -0.5 * model.settings.dmax:
+            target = gap_targets(self._lcp_gap_now, self._lcp_overlapping, h)
+            ahead = Frames(self._flight.position, self._flight.rotation)
+            if (contacts.separation(ahead) - target).min() >= -0.5 * model.settings.dmax:
                 self._flight_valid = True
                 return None
             try:
                 apply_lcp_impulses(model, self, contacts, state.frames, state.twist, h,
-                                   np.zeros(len(contacts), dtype=bool))
+                                   np.zeros(len(contacts), dtype=bool), target)
             except LemkeFailure:  # with the joints' impulses in, Lemke ended on a ray
                 return Failure(LCP_GAVE_UP, -1, 0.0)
             converged, joint, gap = self._correct_positions(arrays, h, None)
@@ -389,8 +402,10 @@ class Simulation:
         impacting = (gap_now > TOUCHING) | np.array([key not in state.touching for key in contacts.key])
         impacting &= approach < -2.0 * float(np.linalg.norm(model.gravity)) * h
         before = state.twist.copy()
+        self._lcp_gap_now, self._lcp_overlapping = gap_now, overlapping(gap_now, model.settings.dmax)
         try:
-            apply_lcp_impulses(model, self, contacts, state.frames, state.twist, h, impacting)
+            apply_lcp_impulses(model, self, contacts, state.frames, state.twist, h, impacting,
+                               gap_targets(gap_now, self._lcp_overlapping, h))
         except LemkeFailure:
             state.twist[:] = before
             self.stats["lcp_fallbacks"] += 1
@@ -473,6 +488,24 @@ class Simulation:
             elif drive.kind == drives.UPPER_LIMIT:
                 gaps.append(max(0.0, overshoot))
         return max(gaps)
+
+
+def _overlap_warnings(model, contacts, gap: np.ndarray) -> list[str]:
+    """One warning per pair of shapes that overlap at the start, naming both and the depth."""
+    deepest: dict[tuple[str, str], float] = {}
+    for key, body_b, depth in zip(contacts.key, contacts.body_b, -gap):
+        kind, index = key[0], key[1]
+        if kind == "plane":
+            other = f"obstacle '{model.contacts.planes[index]['name']}'"
+        elif kind == "mesh":
+            other = f"obstacle '{model.contacts.meshes[index][0]['name']}'"
+        else:
+            other = f"body '{model.body_names[index]}'"
+        pair = (f"body '{model.body_names[body_b]}'", other)
+        deepest[pair] = max(deepest.get(pair, 0.0), float(depth))
+    return [f"{body} starts {1000 * depth:.3g} mm inside {other}; they are pushed apart at up to "
+            f"{SEPARATION_SPEED} m/s" for (body, other), depth in deepest.items()
+            if depth > TOUCHING + 2 * model.settings.dmax]
 
 
 def _first_impact(contact_rows, state, h: float, ahead: Frames) -> float | None:

@@ -18,13 +18,29 @@ from .detection import Contacts
 # Separations below this count as touching (a contact pair); above it a pair that closes within the
 # step is a collision ahead, which shortens the step.
 TOUCHING = 1e-6
+# Bodies that overlap (placed so, or pushed in) come apart at most this fast, and keep no speed from
+# it: a box started 50 mm inside the floor must not be launched (it jumped 1.3 m).
+SEPARATION_SPEED = 0.2  # m/s
 IMPACT_PASSES = 4  # Gauss-Seidel passes over simultaneous impacts
+
+
+def overlapping(gap: np.ndarray, dmax: float) -> np.ndarray:
+    """(m,) contacts deeper than a resting contact ever is: bodies placed overlapping, or pushed in."""
+    return gap < -(TOUCHING + 2 * dmax)
+
+
+def gap_targets(gap: np.ndarray, overlapping: np.ndarray, h: float) -> np.ndarray:
+    """(m,) the least look-ahead gap each contact is held to over a step of h: 0, or for an overlapping
+    one its gap now opened by at most SEPARATION_SPEED h."""
+    return np.where(overlapping, np.minimum(gap + SEPARATION_SPEED * h, 0.0), 0.0)
 
 
 class ContactRows:
     """The rows of m contacts at one instant, solved alongside the joints."""
 
-    def __init__(self, model, rows, contacts: Contacts, frames: Frames):
+    def __init__(self, model, rows, contacts: Contacts, frames: Frames, pushed_out: set = frozenset()):
+        """pushed_out: keys of contacts the step's loop was pushing apart (their normal rate is held at
+        zero in the velocity correction even once they no longer overlap)."""
         self.contacts = contacts
         point, normal = contacts.geometry(frames)
         tangent, binormal = perpendicular_basis(normal)
@@ -39,9 +55,19 @@ class ContactRows:
         self.index = index
         self.accumulated = np.zeros((m, 3))  # normal, tangent, binormal impulses this step
         self.passes = 0
+        # overlapping contacts (deeper than a resting one ever is) are pushed out gently: the loop
+        # asks the look-ahead gap to close by at most SEPARATION_SPEED h, and the velocity
+        # correction holds their normal rate at zero (two-sided), so no speed is left from it
+        self.gap_now = contacts.separation(frames)  # (m,)
+        self.overlapping = overlapping(self.gap_now, model.settings.dmax)  # (m,)
+        pushing = self.overlapping | np.array([key in pushed_out for key in contacts.key], dtype=bool)
+        self.normal_floor = np.where(pushing, -np.inf, 0.0)  # (m,) least normal impulse of P-step 4
         from ..kernels import contact  # the kernels load with the first simulation
 
         self._kernels = contact
+
+    def overlapping_keys(self) -> set:
+        return {key for key, overlapping in zip(self.contacts.key, self.overlapping) if overlapping}
 
     def slip_and_gap(self, frames_h: Frames) -> tuple[np.ndarray, np.ndarray]:
         """At the look-ahead: (m,) separations and (m, 2) tangential displacement of b against a."""
@@ -58,8 +84,8 @@ class ContactRows:
         largest change, as a distance over h."""
         self.passes += 1
         return self._kernels.position_pass(self.jacobian, self.response, self.block, self.accumulated,
-                                           self.contacts.friction, gap_h, slip_h, rates_at_look, twist, h,
-                                           self.passes % 2 == 0)
+                                           self.contacts.friction, gap_h - gap_targets(self.gap_now, self.overlapping, h),
+                                           slip_h, rates_at_look, twist, h, self.passes % 2 == 0)
 
     def impacts(self, twist: np.ndarray) -> None:
         """Every contact as an impact pair, a few passes (kernels/contact.impacts)."""
@@ -70,7 +96,7 @@ class ContactRows:
         """One pass of P-step 4 for the contacts (kernels/contact.velocity_pass)."""
         self.passes += 1
         return self._kernels.velocity_pass(self.jacobian, self.response, self.block, self.accumulated,
-                                           self.contacts.friction, twist, self.passes % 2 == 0)
+                                           self.contacts.friction, self.normal_floor, twist, self.passes % 2 == 0)
 
 
 def resolve_impacts(model, rows, contacts: Contacts, frames: Frames, twist: np.ndarray, fresh: np.ndarray,

@@ -27,7 +27,7 @@ RIDGE = 1e-7
 
 
 def apply_lcp_impulses(model, rows, contacts: Contacts, frames: Frames, twist: np.ndarray, h: float,
-                       impacting: np.ndarray) -> np.ndarray:
+                       impacting: np.ndarray, gap_target: np.ndarray) -> np.ndarray:
     """Solves the step's complementarity problem and applies the impulses to the (n, 6) twist in
     place; returns z.
 
@@ -36,19 +36,20 @@ def apply_lcp_impulses(model, rows, contacts: Contacts, frames: Frames, twist: n
     problem, a sequence of LCPs is solved, each linearised at the impulses of the last, with the
     tangent planes of curved surfaces re-fitted at the look-ahead (§3.6), until the gaps hold to
     Dmax and the impulses settle. Stewart and Trinkle's impacts are inelastic; for the `impacting`
-    contacts restitution asks instead for a separating normal rate of e times the approach."""
+    contacts restitution asks instead for a separating normal rate of e times the approach.
+    gap_target (m,): the least look-ahead gap each contact is held to (impulse.gap_targets)."""
     start = twist.copy()
     previous = None
     current = contacts
     for _ in range(FIXED_POINT_ITERATIONS):
         now = twist.copy()
         twist[:] = start
-        response, impulses, z = _solve(model, rows, current, frames, start, now, h, impacting)
+        response, impulses, z = _solve(model, rows, current, frames, start, now, h, impacting, gap_target)
         twist.reshape(-1)[:] += response @ impulses
         ahead = fly(model, frames, twist, h, rows.time)
         settled = previous is not None and np.abs(z - previous).max(initial=0.0) <= 1e-9 * (
             1.0 + np.abs(z).max(initial=0.0))
-        if settled or (current.separation(ahead).min(initial=0.0) >= -0.5 * model.settings.dmax
+        if settled or ((current.separation(ahead) - gap_target).min(initial=0.0) >= -0.5 * model.settings.dmax
                        and current.refit(frames, ahead) is current):
             return z
         previous = z
@@ -57,7 +58,7 @@ def apply_lcp_impulses(model, rows, contacts: Contacts, frames: Frames, twist: n
 
 
 def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, now: np.ndarray, h: float,
-           impacting: np.ndarray):
+           impacting: np.ndarray, gap_target: np.ndarray):
     """The LCP linearised at the twist `now` (impulses applied so far), for impulses from `start`."""
     m, k = len(contacts), model.settings.friction_directions
     point, normal = contacts.geometry(frames)
@@ -70,7 +71,7 @@ def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, n
     normal_rows = np.arange(m) * (1 + k)
     edge_rows = (normal_rows[:, None] + 1 + np.arange(k)).ravel()
     ahead = fly(model, frames, now, h, rows.time)
-    gap = contacts.separation(ahead)
+    gap = contacts.separation(ahead) - gap_target  # overlapping contacts open gently (impulse.gap_targets)
     local_a = frames.to_local_points(contacts.body_a, point)
     local_b = frames.to_local_points(contacts.body_b, point)
     displacement = ahead.points(contacts.body_b, local_b) - ahead.points(contacts.body_a, local_a)

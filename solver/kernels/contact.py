@@ -79,19 +79,19 @@ def coulomb(current, slip, block, limit, out):
 
 
 @kernel
-def _project(response, block, accumulated, friction, c, residual, twist):
-    """Impulse change for contact c: the normal part only pushes (I_nsum >= 0), the tangential part
-    cancels the slip but stays within mu I_nsum (Schmitt's beta clamp). Returns its size as the
-    largest row change it makes."""
+def _project(response, block, accumulated, friction, c, residual, normal_floor, twist):
+    """Impulse change for contact c: the normal part only pushes (I_nsum >= normal_floor, 0 but for
+    overlapping contacts in the velocity correction), the tangential part cancels the slip but stays
+    within mu I_nsum (Schmitt's beta clamp). Returns its size as the largest row change it makes."""
     k = block[c]
-    total_n = max(accumulated[c, 0] - residual[0] / k[0, 0], 0.0)
+    total_n = max(accumulated[c, 0] - residual[0] / k[0, 0], normal_floor)
     change = np.empty(3)
     change[0] = total_n - accumulated[c, 0]
     slip = np.empty(2)
     slip[0] = residual[1] + k[1, 0] * change[0]
     slip[1] = residual[2] + k[2, 0] * change[0]
     tangential = np.empty(2)
-    coulomb(accumulated[c, 1:], slip, k[1:, 1:], friction[c] * total_n, tangential)
+    coulomb(accumulated[c, 1:], slip, k[1:, 1:], friction[c] * max(total_n, 0.0), tangential)
     change[1] = tangential[0] - accumulated[c, 1]
     change[2] = tangential[1] - accumulated[c, 2]
     accumulated[c, 0] = total_n
@@ -121,24 +121,26 @@ def position_pass(jacobian, response, block, accumulated, friction, gap_h, slip_
         residual[0] = (gap_h[c] + h * (rates[0] - rates_at_look[c, 0])) / h
         residual[1] = (slip_h[c, 0] + h * (rates[1] - rates_at_look[c, 1])) / h
         residual[2] = (slip_h[c, 1] + h * (rates[2] - rates_at_look[c, 2])) / h
-        largest = max(largest, _project(response, block, accumulated, friction, c, residual, twist) * h)
+        largest = max(largest, _project(response, block, accumulated, friction, c, residual, 0.0, twist) * h)
     return largest
 
 
 @kernel
-def velocity_pass(jacobian, response, block, accumulated, friction, twist, backwards):
+def velocity_pass(jacobian, response, block, accumulated, friction, normal_floor, twist, backwards):
     """One pass of P-step 4 for the contacts: no approaching normal rate, and the slip braked within mu
     times this pass's normal impulse. Friction belongs here too: the support of a resting body is
-    shared between the loop (half a step of gravity) and this correction (the other half)."""
+    shared between the loop (half a step of gravity) and this correction (the other half). An
+    overlapping contact (normal_floor (m,) -inf) may also pull: its normal rate is brought to zero,
+    so being pushed out leaves no speed."""
     m = block.shape[0]
     residual = np.empty(3)
     largest = 0.0
     for k in range(m):
         c = m - 1 - k if backwards else k
         _row_rates(jacobian, c, twist, residual)
-        if residual[0] > 0 and accumulated[c, 0] == 0:
+        if residual[0] > 0 and accumulated[c, 0] == 0 and normal_floor[c] == 0.0:
             continue  # separating and not pressed: nothing to do
-        largest = max(largest, _project(response, block, accumulated, friction, c, residual, twist))
+        largest = max(largest, _project(response, block, accumulated, friction, c, residual, normal_floor[c], twist))
     return largest
 
 

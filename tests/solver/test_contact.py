@@ -376,3 +376,29 @@ def test_contacts_are_cut_pair_by_pair():
     contacts = find_contacts(sim.model, sim.state.frames, sim.state.frames)
     kept = four_per_face(contacts, sim.state.frames)
     assert sorted(np.unique(kept.body_b, return_counts=True)[1]) == [4, 4]
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("depth", [0.005, 0.05])
+def test_a_box_started_inside_the_floor_comes_out_gently_and_rests_on_it(method, depth):
+    """A plane is a half-space: a box placed 5 or 50 mm inside it is pushed out at no more than 0.2 m/s,
+    keeps no speed from it (it jumped 1.3 m) and rests on the floor; the start is named in a warning."""
+    sim = simulate([box_body(position=(0, 0, 0.1 - depth))], [floor()], method)
+    assert sim.warnings == [f"body 'box' starts {1000 * depth:.3g} mm inside obstacle 'floor'; they are pushed "
+                            f"apart at up to 0.2 m/s"]
+    heights, speeds = [], []
+    sim.run(1.0, callback=lambda s: (heights.append(s.position("box")[2]), speeds.append(s.velocity("box")[2])))
+    assert max(heights) <= 0.1 + 1e-6
+    assert max(np.diff(heights)) <= 0.2 * 0.01 + 1e-9  # out at 0.2 m/s at most
+    assert max(np.abs(speeds)) < 1e-6  # and no speed left from it
+    assert heights[-1] == pytest.approx(0.1, abs=1e-6)
+
+
+def test_overlapping_boxes_come_apart_gently():
+    """A 10 cm box placed 20 mm down into a 20 cm one resting on the floor."""
+    sim = simulate([box_body("lower", position=(0, 0, 0.1)), box_body("upper", position=(0, 0, 0.23), size=0.1)],
+                   [floor()], "impulse")
+    assert sim.warnings == ["body 'upper' starts 20 mm inside body 'lower'; they are pushed apart at up to 0.2 m/s"]
+    sim.run(1.0)
+    assert sim.position("upper")[2] == pytest.approx(0.25, abs=1e-5)
+    assert abs(sim.velocity("upper")[2]) < 1e-5
