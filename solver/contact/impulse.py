@@ -38,7 +38,7 @@ def gap_targets(gap: np.ndarray, overlapping: np.ndarray, h: float) -> np.ndarra
 class ContactRows:
     """The rows of m contacts at one instant, solved alongside the joints."""
 
-    def __init__(self, model, rows, contacts: Contacts, frames: Frames, pushed_out: set = frozenset()):
+    def __init__(self, model, rows, contacts: Contacts, frames: Frames, pushed_out: frozenset | set = frozenset()):
         """pushed_out: keys of contacts the step's loop was pushing apart (their normal rate is held at
         zero in the velocity correction even once they no longer overlap)."""
         self.contacts = contacts

@@ -120,3 +120,30 @@ def test_validate_names_a_rotation_unit_in_radians_when_the_scene_shows_radians(
     bpy.context.scene.unit_settings.system_rotation = "RADIANS"
     set_frames(1, 10)
     assert np.any(["its limits (0.1 to 0.4) must include 0" in p for p in bake.problems(bpy.context.scene)])
+
+
+def test_a_linkage_whose_default_hulls_never_meet_does_no_contact_work():
+    """A four-bar whose links and Fixed ground block keep Blender's default Convex Hull shape, as an
+    artist leaves them: it bakes the same keys as with no shapes, and no sub-step spends time on
+    contacts (it baked 6x slower)."""
+    def four_bar(shape):
+        bpy.ops.wm.read_factory_settings(use_empty=True)
+        crank = add_rod("Crank", (0, 0, 0), (0, 0, 0.3), 0.03, shape=shape)
+        coupler = add_rod("Coupler", (0, 0, 0.3), (1.0, 0, 0.6), 0.03, shape=shape)
+        rocker = add_rod("Rocker", (1.0, 0, 0.6), (1.0, 0, 0), 0.03, shape=shape)
+        add_box("Ground", (1.2, 0.2, 0.1), (0.5, 0, -0.3), role="FIXED", shape=shape)
+        for name, body_a, body_b, place in (("A", None, crank, (0, 0, 0)), ("B", crank, coupler, (0, 0, 0.3)),
+                                            ("C", coupler, rocker, (1.0, 0, 0.6)), ("D", rocker, None, (1.0, 0, 0))):
+            add_joint(name, "HINGE", place, axis=(0, 1, 0), body_a=body_a, body_b=body_b)
+        set_frames(1, 48, substeps=4)
+        job = bake.Bake(bpy.context.scene)
+        while not job.finished:
+            job.run(frames=48)
+        job.finish()
+        return job, point_track(bpy.data.objects["Rocker"], (0, 0, 0), range(1, 49))
+
+    hulls, with_hulls = four_bar("CONVEX_HULL")
+    assert hulls.simulation.model.contacts.enabled
+    assert hulls.simulation.stats["contact_substeps"] == 0
+    _, without = four_bar("NONE")
+    assert np.abs(with_hulls - without).max() < 1e-6
