@@ -14,7 +14,7 @@ import numpy as np
 
 from .jit import kernel
 from .manifold_points import EDGE, FACE, SIDE_SLOP, VERTEX, feature_code, feature_id, write_point
-from .polytopes import ARC_SLACK, PARALLEL, edge_beats_faces, local_point
+from .polytopes import ARC_SLACK, PARALLEL, edge_beats_faces, local_point, onto_face
 from .segments import SEGMENT_POINT, closest_on_segments, side_by_side
 from .vector import body_point, dot, rotate
 
@@ -235,14 +235,15 @@ def _on_face(origin, frame, poly, face, axis, point, radius, margin, manifold):
                 cut_by[k] = poly.face_edge[j]
     world_normal = np.empty(3)
     rotate(frame, normal, world_normal)
-    on_face = np.empty(3)
+    in_plane, on_face = np.empty(3), np.empty(3)
     count = 0
     for k in range(1 if point or _is_point(cut) else 2):
         height = dot(normal, cut[k]) - poly.face_offset[face]
         if height - radius >= margin:
             continue
         for i in range(3):
-            on_face[i] = cut[k, i] - height * normal[i]
+            in_plane[i] = cut[k, i] - height * normal[i]
+        onto_face(poly, face, in_plane, on_face)  # an end kept within SIDE_SLOP may lie beside the face
         if cut_by[k] < 0:
             code_a, code_b = feature_code(FACE, face), feature_code(VERTEX, k)
         else:
@@ -302,7 +303,21 @@ def _overlapping(origin, frame, poly, axis, point, radius, margin, manifold):
         _write_local(manifold, 0, origin, frame, on_edge, on_axis, best, world_normal, radius,
                      feature_id(feature_code(EDGE, edge), _segment_feature(axis, s)))
         return 1
-    return _on_face(origin, frame, poly, face, axis, point, radius, margin, manifold)
+    count = _on_face(origin, frame, poly, face, axis, point, radius, margin, manifold)
+    if count > 0:
+        return count
+    # the axis beside the face (deep in a small face's neighbourhood): its end deepest below the face
+    normal = poly.face_normal[face]
+    deeper = 0 if dot(normal, axis[0]) <= dot(normal, axis[1]) else 1
+    height = dot(normal, axis[deeper]) - poly.face_offset[face]
+    in_plane, on_face, world_normal = np.empty(3), np.empty(3), np.empty(3)
+    for i in range(3):
+        in_plane[i] = axis[deeper, i] - height * normal[i]
+    onto_face(poly, face, in_plane, on_face)
+    rotate(frame, normal, world_normal)
+    _write_local(manifold, 0, origin, frame, on_face, axis[deeper], normal, world_normal, radius,
+                 feature_id(feature_code(FACE, face), _segment_feature(axis, float(deeper))))
+    return 1
 
 
 @kernel

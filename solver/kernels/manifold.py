@@ -49,53 +49,71 @@ def box_pose(position, rotation, centre, axes, origin, frame):
 
 @kernel
 def box_box(origin_a, frame_a, half_a, origin_b, frame_b, half_b, margin, manifold):
+    """Two boxes, each centre (3,), frame (3, 3) (axes as columns) and half sizes (3,), world:
+    ODE's 15 axes, then a face clipped against a face (up to four points) or two edges (one)."""
     return boxes_contact(origin_a, frame_a, half_a, origin_b, frame_b, half_b, margin, manifold)
 
 
 @kernel
 def hull_hull(origin_a, frame_a, hull_a, origin_b, frame_b, hull_b, margin, manifold):
+    """Two hulls, each placed by origin (3,) and frame (3, 3) (its Polyhedron's frame in the world):
+    the separating axis test over faces and edge pairs, then the same clipping as boxes."""
     return polyhedra_contact(origin_a, frame_a, hull_a, origin_b, frame_b, hull_b, margin, manifold)
 
 
 @kernel
 def hull_box(origin_a, frame_a, hull_a, origin_b, frame_b, half_b, margin, manifold):
+    """A hull (origin (3,), frame (3, 3), Polyhedron) and a box (centre (3,), frame (3, 3), half
+    sizes (3,)), world: the box as a polyhedron, as hull_hull."""
     return polyhedra_contact(origin_a, frame_a, hull_a, origin_b, frame_b, box_shape(half_b), margin, manifold)
 
 
 @kernel
 def box_capsule(origin_a, frame_a, half_a, ends_b, radius_b, margin, manifold):
+    """A box (centre (3,), frame (3, 3), half sizes (3,)) and a capsule or sphere (axis ends (2, 3),
+    radius), world: one point, or two where the capsule lies along a face or an edge."""
     return polyhedron_capsule_contact(origin_a, frame_a, box_shape(half_a), ends_b, radius_b, margin, manifold)
 
 
 @kernel
 def hull_capsule(origin_a, frame_a, hull_a, ends_b, radius_b, margin, manifold):
+    """A hull (origin (3,), frame (3, 3), Polyhedron) and a capsule or sphere (axis ends (2, 3),
+    radius), world: as box_capsule."""
     return polyhedron_capsule_contact(origin_a, frame_a, hull_a, ends_b, radius_b, margin, manifold)
 
 
 @kernel
 def capsule_capsule(ends_a, radius_a, ends_b, radius_b, margin, manifold):
+    """Two capsules or spheres (axis ends (2, 3), radius), world: the closest points of the axes
+    (Ericson 5.1.9), or two points where the axes run side by side."""
     return capsules_contact(ends_a, radius_a, ends_b, radius_b, margin, manifold)
 
 
 @kernel
 def plane_capsule(point, normal, ends_b, radius_b, margin, manifold):
+    """A plane (point (3,) on it, unit normal (3,)) and a capsule or sphere (axis ends (2, 3), radius),
+    world: each end of the axis within `margin`."""
     return plane_capsule_contact(point, normal, ends_b, radius_b, margin, manifold)
 
 
 @kernel
 def plane_box(point, normal, origin_b, frame_b, half_b, margin, manifold):
-    """The corners of the box below `margin` (a box resting on the plane: its four lower corners)."""
+    """A plane (point (3,) on it, unit normal (3,)) and a box (centre (3,), frame (3, 3), half sizes
+    (3,)), world: the corners of the box below `margin` (resting: its four lower corners)."""
     return _plane_polyhedron(point, normal, origin_b, frame_b, box_shape(half_b), margin, manifold)
 
 
 @kernel
 def plane_hull(point, normal, origin_b, frame_b, hull_b, margin, manifold):
-    """The corners of the hull below `margin`, at most four (reduce_to_four)."""
+    """A plane (point (3,) on it, unit normal (3,)) and a hull (origin (3,), frame (3, 3),
+    Polyhedron), world: the corners of the hull below `margin`, at most four (reduce_to_four)."""
     return _plane_polyhedron(point, normal, origin_b, frame_b, hull_b, margin, manifold)
 
 
 @kernel
 def triangle_capsule(corners, triangle, ends_b, radius_b, margin, manifold):
+    """Triangle `triangle` of a mesh (corners (3, 3), world) and a capsule or sphere (axis ends
+    (2, 3), radius): as box_capsule, the triangle a flat polyhedron met from either side."""
     origin, shape = triangle_shape(corners)
     count = polyhedron_capsule_contact(origin, np.eye(3), shape, ends_b, radius_b, margin, manifold)
     _number_by_triangle(manifold, count, triangle)
@@ -104,6 +122,8 @@ def triangle_capsule(corners, triangle, ends_b, radius_b, margin, manifold):
 
 @kernel
 def triangle_box(corners, triangle, origin_b, frame_b, half_b, margin, manifold):
+    """Triangle `triangle` of a mesh (corners (3, 3), world) and a box (centre (3,), frame (3, 3),
+    half sizes (3,)): as hull_box."""
     origin, shape = triangle_shape(corners)
     count = polyhedra_contact(origin, np.eye(3), shape, origin_b, frame_b, box_shape(half_b), margin, manifold)
     _number_by_triangle(manifold, count, triangle)
@@ -112,6 +132,8 @@ def triangle_box(corners, triangle, origin_b, frame_b, half_b, margin, manifold)
 
 @kernel
 def triangle_hull(corners, triangle, origin_b, frame_b, hull_b, margin, manifold):
+    """Triangle `triangle` of a mesh (corners (3, 3), world) and a hull (origin (3,), frame (3, 3),
+    Polyhedron): as hull_hull."""
     origin, shape = triangle_shape(corners)
     count = polyhedra_contact(origin, np.eye(3), shape, origin_b, frame_b, hull_b, margin, manifold)
     _number_by_triangle(manifold, count, triangle)

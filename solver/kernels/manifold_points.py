@@ -107,6 +107,8 @@ def reduce_to_four(points, depth, count, normal, chosen):
         if abs(area) > abs(largest):
             third, largest = k, area
     chosen[0] = first
+    if furthest <= 0.0:  # every point at the first
+        return 1
     if third < 0:  # every point on the line of the first two
         chosen[1] = second
         return 2

@@ -320,9 +320,9 @@ def face_contact(origin_p, frame_p, poly_p, face, origin_q, frame_q, poly_q, p_i
                       feature_code(FACE, incident))
         source = 1 - source
         if count == 0:
-            return 0
+            break
     offset = poly_p.face_offset[face]
-    depth = np.empty(count)
+    depth = np.empty(max(count, 1))
     kept = 0
     for k in range(count):
         height = dot(normal, polygon[source, k]) - offset
@@ -330,18 +330,22 @@ def face_contact(origin_p, frame_p, poly_p, face, origin_q, frame_q, poly_q, p_i
             depth[kept] = height
             _copy_corner(polygon, touching, along, source, k, source, kept)
             kept += 1
+    if kept == 0:
+        kept = _deepest_corner(poly_q, rotation, translation, normal, offset, margin, polygon[source], depth,
+                               touching[source], face)
     chosen = np.empty(MAX_POINTS, dtype=np.int64)
     kept = reduce_to_four(polygon[source], depth, kept, normal, chosen)
     rotate(frame_p, normal, manifold.normal)
     if not p_is_a:
         for i in range(3):
             manifold.normal[i] = -manifold.normal[i]
-    on_p, on_q, projected = np.empty(3), np.empty(3), np.empty(3)
+    in_plane, on_face, on_p, on_q = np.empty(3), np.empty(3), np.empty(3), np.empty(3)
     for slot in range(kept):
         k = chosen[slot]
         for i in range(3):
-            projected[i] = polygon[source, k, i] - depth[k] * normal[i]
-        body_point(origin_p, frame_p, projected, on_p)
+            in_plane[i] = polygon[source, k, i] - depth[k] * normal[i]
+        onto_face(poly_p, face, in_plane, on_face)  # a corner kept within SIDE_SLOP, or the deepest, may lie beside it
+        body_point(origin_p, frame_p, on_face, on_p)
         body_point(origin_p, frame_p, polygon[source, k], on_q)
         code_p, code_q = touching[source, k, 0], touching[source, k, 1]
         if p_is_a:
@@ -349,6 +353,55 @@ def face_contact(origin_p, frame_p, poly_p, face, origin_q, frame_q, poly_q, p_i
         else:
             write_point(manifold, slot, on_q, on_p, manifold.normal, feature_id(code_q, code_p))
     return kept
+
+
+@kernel
+def _deepest_corner(poly_q, rotation, translation, normal, offset, margin, points, depth, touching, face):
+    """When the clipped face leaves nothing within the margin (deep overlaps of small faces, whose
+    incident face can lie beside the reference face): Q's corner deepest below the reference plane,
+    whose depth is the face's separation, as the one point (1, or 0 when it is beyond the margin)."""
+    corner = np.empty(3)
+    deepest, lowest = -1, np.inf
+    for k in range(poly_q.vertices.shape[0]):
+        body_point(translation, rotation, poly_q.vertices[k], corner)
+        height = dot(normal, corner) - offset
+        if height < lowest:
+            deepest, lowest = k, height
+            for i in range(3):
+                points[0, i] = corner[i]
+    if lowest >= margin:
+        return 0
+    depth[0] = lowest
+    touching[0, 0], touching[0, 1] = feature_code(FACE, face), feature_code(VERTEX, deepest)
+    return 1
+
+
+@kernel
+def onto_face(poly, face, point, out):
+    """The point of face `face` (the polygon, in poly's frame) nearest to `point`, which lies in the
+    face's plane: the point itself when it is inside, else the nearest point of the rim."""
+    begin, end = poly.face_start[face], poly.face_start[face + 1]
+    edge, side, offset = np.empty(3), np.empty(3), np.empty(3)
+    nearest = np.inf
+    for k in range(begin, end):
+        start = poly.vertices[poly.face_vertex[k]]
+        stop = poly.vertices[poly.face_vertex[k + 1 if k + 1 < end else begin]]
+        for i in range(3):
+            edge[i], offset[i] = stop[i] - start[i], point[i] - start[i]
+        cross(edge, poly.face_normal[face], side)  # out of the face
+        if dot(offset, side) <= 0.0:
+            continue
+        fraction = min(max(dot(offset, edge) / dot(edge, edge), 0.0), 1.0)
+        distance2 = 0.0
+        for i in range(3):
+            distance2 += (fraction * edge[i] - offset[i]) ** 2
+        if distance2 < nearest:
+            nearest = distance2
+            for i in range(3):
+                out[i] = start[i] + fraction * edge[i]
+    if nearest == np.inf:  # inside every side
+        for i in range(3):
+            out[i] = point[i]
 
 
 @kernel

@@ -162,6 +162,19 @@ def test_a_capsule_sunk_into_a_box_is_pushed_out_through_the_nearest_face():
     assert np.allclose(normal, UP, atol=TOLERANCE) and np.allclose(separation, -0.06, atol=TOLERANCE)
 
 
+def test_a_capsule_sunk_across_a_box_edge_is_pushed_out_across_the_edge():
+    """Its axis crosses under the edge, out through the top and the side: the separating axis is
+    the cross product of the axis and the edge, not a face normal."""
+    radius, depth = 0.05, 0.01
+    axis = np.array([1.0, 0.0, -1.0]) / ROOT2
+    through = np.array([0.2 - depth, 0.0, 0.2 - depth])
+    on_a, on_b, normal, separation, _ = collide(kernels.box_capsule, ORIGIN, IDENTITY, HALF,
+                                                np.array([through - 0.3 * axis, through + 0.3 * axis]), radius)
+    out = np.array([1.0, 0.0, 1.0]) / ROOT2
+    assert same_points(on_a, [[0.2, 0.0, 0.2]]) and same_points(on_b, [through - radius * out])
+    assert np.allclose(normal, out, atol=TOLERANCE) and separation == pytest.approx([-ROOT2 * depth - radius])
+
+
 def test_parallel_capsules_touch_along_their_overlap_and_crossed_ones_at_one_point():
     radius = 0.05
     lower = np.array([[-0.2, 0.0, 0.0], [0.2, 0.0, 0.0]])
@@ -241,8 +254,57 @@ def test_every_point_lies_on_both_surfaces_and_its_separation_along_the_normal()
         for points, origin, frame, half in ((on_a, origin_a, frame_a, half_a), (on_b, origin_b, frame_b, half_b)):
             local = (points - origin) @ frame
             outside = (np.abs(local) - half).max(axis=1)  # 0 on the surface
-            assert np.all(np.abs(outside) < 1e-3), outside  # within the side slop of a clipped face
+            assert np.all(np.abs(outside) < 1e-9), outside
     assert found > 50
+
+
+def test_hull_and_capsule_points_lie_on_their_surfaces():
+    """Random hulls against hulls and capsules near them: A's points on A's surface (the largest
+    face-plane height is 0), B's on B's (a capsule's at its radius from the axis)."""
+    rng = np.random.default_rng(4)
+    found = 0
+    for trial in range(200):
+        hull_a = hull_polyhedron(rng.normal(size=(rng.integers(6, 40), 3)) * rng.uniform(0.05, 0.3, 3))
+        hull_b = hull_polyhedron(rng.normal(size=(rng.integers(6, 40), 3)) * rng.uniform(0.05, 0.3, 3))
+        frame_a, frame_b = turned(rng.normal(size=3), rng.uniform(0, np.pi)), turned(rng.normal(size=3), rng.uniform(0, np.pi))
+        origin_a, origin_b = rng.normal(size=3), rng.normal(size=3)
+        origin_b = origin_a + 0.4 * (origin_b - origin_a) / np.linalg.norm(origin_b - origin_a) * rng.uniform(0.2, 1.2)
+        ends = origin_b + np.outer([-1.0, 1.0], rng.normal(size=3) * 0.2 * (trial % 4 > 0))
+        radius = rng.uniform(0.02, 0.2)
+        for kernel, shape_b in ((kernels.hull_hull, (origin_b, frame_b, hull_b)), (kernels.hull_capsule, (ends, radius))):
+            on_a, on_b, normal, separation, features = collide(kernel, origin_a, frame_a, hull_a, *shape_b, margin=0.01)
+            found += len(on_a) > 0
+            assert np.allclose(np.einsum("ki,i->k", on_b - on_a, normal), separation, atol=1e-12)
+            assert len(set(features)) == len(features)
+            assert np.all(np.abs(_height(hull_a, origin_a, frame_a, on_a)) < 1e-9)
+            if kernel is kernels.hull_hull:
+                assert np.all(np.abs(_height(hull_b, origin_b, frame_b, on_b)) < 1e-9)
+            else:
+                axis = ends[1] - ends[0]
+                along = np.clip((on_b - ends[0]) @ axis / max(axis @ axis, 1e-300), 0.0, 1.0)
+                # one point is on the surface; of two along a face the higher lies inside the capsule by
+                # r (1 - cos) of its tilt to the face, as a radius taken along the shared normal does
+                from_axis = np.linalg.norm(on_b - ends[0] - np.outer(along, axis), axis=1)
+                assert np.all(from_axis <= radius + 1e-12)
+                assert len(on_b) != 1 or from_axis[0] == pytest.approx(radius, abs=1e-9)
+    assert found > 100
+
+
+def test_overlapping_hulls_always_touch():
+    """However deep the overlap (here up to a third of the hulls' size), some point is reported:
+    where the incident face clips away beside a small reference face, its deepest corner is."""
+    rng = np.random.default_rng(12)
+    hulls = [hull_polyhedron(rng.normal(size=(rng.integers(4, 20), 3)) * rng.uniform(0.05, 0.3, 3)) for _ in range(30)]
+    overlapping = 0
+    for _ in range(1500):
+        hull_a, hull_b = hulls[rng.integers(30)], hulls[rng.integers(30)]
+        frame_a, frame_b = turned(rng.normal(size=3), rng.uniform(0, 3)), turned(rng.normal(size=3), rng.uniform(0, 3))
+        origin_b = rng.normal(size=3) * 0.25
+        count = kernels.hull_hull(ORIGIN, frame_a, hull_a, origin_b, frame_b, hull_b, MARGIN, empty_manifold())
+        if _separation(hull_a, frame_a, ORIGIN, hull_b, frame_b, origin_b) < -1e-6:
+            overlapping += 1
+            assert count > 0
+    assert overlapping > 300
 
 
 def test_a_box_on_a_plane_touches_at_its_four_lower_corners():
@@ -292,6 +354,20 @@ def test_a_triangle_is_met_from_the_side_a_shape_is_on():
     _, _, normal, separation, _ = collide(kernels.triangle_box, _FLOOR[0], 0, np.array([0.5, -0.5, -0.2]), IDENTITY,
                                           HALF)
     assert np.allclose(normal, -UP) and np.allclose(separation, 0.0, atol=TOLERANCE)
+
+
+def test_a_capsule_through_a_triangle_leaves_past_its_nearest_edge_and_one_beside_it_touches_the_edge():
+    radius = 0.05
+    upright = np.array([[0.0, 0.0, -0.5], [0.0, 0.0, 0.5]])  # deeper through the plane than beside the edge
+    on_a, on_b, normal, separation, _ = collide(kernels.triangle_capsule, _FLOOR[0], 0, upright + [0.7, -0.5, 0.0],
+                                                radius)
+    assert same_points(on_a, [[1.0, -0.5, 0.0]]) and same_points(on_b, [[0.65, -0.5, 0.0]])
+    assert np.allclose(normal, [1.0, 0.0, 0.0], atol=TOLERANCE) and separation == pytest.approx([-0.35])
+    # beside the edge x = 1 the axis crosses the triangle's plane but not the triangle
+    on_a, on_b, normal, separation, _ = collide(kernels.triangle_capsule, _FLOOR[0], 0, upright + [1.04, -0.5, 0.0],
+                                                radius)
+    assert same_points(on_a, [[1.0, -0.5, 0.0]]) and np.allclose(normal, [1.0, 0.0, 0.0], atol=TOLERANCE)
+    assert separation == pytest.approx([-0.01])
 
 
 def test_flipping_a_manifold_swaps_the_shapes():
@@ -371,3 +447,23 @@ def _area(points) -> float:
     order = np.argsort(np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0]))
     x, y = points[order, 0], points[order, 1]
     return 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+def _height(hull, origin, frame, points) -> np.ndarray:
+    """How far each world point lies outside the hull's face planes (0 on its surface)."""
+    local = (points - origin) @ frame
+    return (local @ hull.face_normal.T - hull.face_offset).max(axis=1) if len(points) else np.zeros(0)
+
+
+def _separation(hull_a, frame_a, origin_a, hull_b, frame_b, origin_b) -> float:
+    """The separating axis test by brute force: the largest gap between two hulls along every face
+    normal of either and every cross product of their edges, by projecting all their corners."""
+    corners_a, corners_b = hull_a.vertices @ frame_a.T + origin_a, hull_b.vertices @ frame_b.T + origin_b
+    edges_a = corners_a[hull_a.edge_vertex[:, 1]] - corners_a[hull_a.edge_vertex[:, 0]]
+    edges_b = corners_b[hull_b.edge_vertex[:, 1]] - corners_b[hull_b.edge_vertex[:, 0]]
+    crossed = np.cross(edges_a[:, None], edges_b[None]).reshape(-1, 3)
+    length = np.linalg.norm(crossed, axis=1)
+    axes = np.vstack((hull_a.face_normal @ frame_a.T, hull_b.face_normal @ frame_b.T,
+                      crossed[length > 1e-9] / length[length > 1e-9, None]))
+    along_a, along_b = corners_a @ axes.T, corners_b @ axes.T
+    return float(np.maximum(along_b.min(axis=0) - along_a.max(axis=0), along_a.min(axis=0) - along_b.max(axis=0)).max())
