@@ -121,12 +121,12 @@ def _corners_in_order(vertices: np.ndarray, on: np.ndarray, normal: np.ndarray, 
     order = np.lexsort((flat[:, 1], flat[:, 0]))
     turn_tolerance = 1e-12 * extent * extent
 
-    def chain(indices):
+    def chain(indices: np.ndarray) -> list[int]:
         kept: list[int] = []
         for k in indices:
             while len(kept) >= 2 and _turn(flat[kept[-2]], flat[kept[-1]], flat[k]) <= turn_tolerance:
                 kept.pop()
-            kept.append(k)
+            kept.append(int(k))
         return kept[:-1]
 
     return on[chain(order) + chain(order[::-1])]

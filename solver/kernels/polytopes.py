@@ -281,8 +281,9 @@ def edge_contact(origin_a, frame_a, poly_a, edge_a, origin_b, frame_b, poly_b, e
 def face_contact(origin_p, frame_p, poly_p, face, origin_q, frame_q, poly_q, p_is_a, margin, manifold):
     """Face `face` of P as the reference against Q's incident face, the one most anti-parallel to
     it: the incident face clipped against the reference face's side planes (Sutherland-Hodgman),
-    its points within `margin` of the reference plane kept, at most four (reduce_to_four). P is
-    shape A when p_is_a (else B: the normal is then reversed to run from A to B)."""
+    its points within `margin` of the reference plane kept, at most four (reduce_to_four); when none
+    is, Q's corner deepest below the plane. P is shape A when p_is_a (else B: the normal is then
+    reversed to run from A to B)."""
     rotation, translation = relative_pose(origin_p, frame_p, origin_q, frame_q)
     normal = poly_p.face_normal[face]
     normal_q = np.empty(3)  # the reference normal in Q's frame

@@ -1,17 +1,18 @@
 """Contact manifolds of convex shapes (solver/kernels/manifold.py) against analytic expectations:
 faces on faces give the corners of their overlap, edges on faces two points, crossed edges one, and
 the feature ids of a resting stack hold still while it jiggles."""
+import json
 import os
+import pathlib
 import subprocess
 import sys
-import textwrap
 
 import numpy as np
 import pytest
 
 from mechbake.solver.contact.polyhedron import box_polyhedron, hull_polyhedron
 from mechbake.solver.kernels import manifold as kernels
-from mechbake.solver.kernels.manifold_points import FACE, VERTEX, empty_manifold
+from mechbake.solver.kernels.manifold_points import FACE, empty_manifold
 
 HALF = np.full(3, 0.2)  # the issue's boxes: 0.4 m
 MARGIN = 1e-3
@@ -407,21 +408,35 @@ def test_the_features_of_a_resting_stack_hold_under_a_jiggle_of_a_micrometre(ker
         assert sorted(features) == sorted(resting)
 
 
-def test_the_kernels_run_as_plain_python():
-    """NUMBA_DISABLE_JIT=1 runs the same kernels uncompiled (for debugging)."""
-    script = textwrap.dedent("""
-        import numpy as np
-        from mechbake.solver.kernels import manifold as kernels
-        from mechbake.solver.kernels.manifold_points import empty_manifold
+def test_the_kernels_run_as_plain_python_to_the_same_manifolds():
+    """NUMBA_DISABLE_JIT=1 runs the same kernels uncompiled (for debugging), with the same results."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    script = ("import json, sys; sys.path[:0] = [sys.argv[1] + '/tools', sys.argv[1] + '/tests/solver']\n"
+              "from checkout import import_checkout_as_mechbake; import_checkout_as_mechbake()\n"
+              "from test_manifold import some_manifolds; print(json.dumps(some_manifolds()))")
+    result = subprocess.run([sys.executable, "-c", script, str(root)], capture_output=True, text=True,
+                            env=dict(os.environ, NUMBA_DISABLE_JIT="1"), check=True)
+    plain = json.loads(result.stdout.strip().splitlines()[-1])
+    assert [len(case[0]) for case in plain] == [4, 4, 2]
+    for compiled, uncompiled in zip(some_manifolds(), plain):
+        for ours, theirs in zip(compiled, uncompiled):
+            assert np.allclose(np.array(ours), np.array(theirs), atol=1e-12)
+
+
+def some_manifolds() -> list:
+    """A few kernel calls' manifolds as lists: points on A and B, normal, feature ids."""
+    cube = hull_polyhedron(np.array([[x, y, z] for x in (-0.2, 0.2) for y in (-0.2, 0.2) for z in (-0.2, 0.2)]))
+    above = np.array([0.05, 0.0, 0.399])
+    calls = [(kernels.box_box, (ORIGIN, IDENTITY, HALF, above, turned(UP, 0.7), HALF)),
+             (kernels.hull_hull, (ORIGIN, IDENTITY, cube, above, turned(UP, 0.7), cube)),
+             (kernels.box_capsule, (ORIGIN, IDENTITY, HALF, np.array([[0.1, 0.0, 0.25], [0.35, 0.0, 0.25]]), 0.05))]
+    found = []
+    for kernel, shapes in calls:
         manifold = empty_manifold()
-        count = kernels.box_box(np.zeros(3), np.eye(3), np.full(3, 0.2), np.array([0.2, 0, 0.4]), np.eye(3),
-                                np.full(3, 0.2), 1e-3, manifold)
-        print(count, sorted(manifold.point_a[:count, 0].round(12).tolist()))
-        """)
-    environment = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environment,
-                            check=True)
-    assert result.stdout.split("\n")[0] == "4 [0.0, 0.0, 0.2, 0.2]"
+        count = kernel(*shapes, MARGIN, manifold)
+        found.append([manifold.point_a[:count].tolist(), manifold.point_b[:count].tolist(), manifold.normal.tolist(),
+                      manifold.feature[:count].tolist()])
+    return found
 
 
 def test_a_hull_polyhedron_is_closed_and_its_arcs_bound_the_edges_normals():
