@@ -58,24 +58,29 @@ def main() -> None:
     cube = hull_polyhedron(np.array([[x, y, z] for x in (-0.2, 0.2) for y in (-0.2, 0.2) for z in (-0.2, 0.2)]))
     hull24, hull64 = round_hull(24), round_hull(400)
     above = np.array([0.0, 0.0, 0.4])
+    top = hull64.vertices[np.argmax(hull64.vertices[:, 2])]  # the highest corner
     leaning = (np.array([0.0, 0.0, 0.3]), turned([1, 2, 3], 0.5))
+    origin = np.zeros(3)
+    crossed = (turned([1, 0, 0], np.pi / 4), np.array([0.0, 0.0, 0.4 * np.sqrt(2)]), turned([0, 1, 0], np.pi / 4))
     cases = [
-        ("box-box, stacked", kernels.box_box, (np.zeros(3), IDENTITY, HALF, above, IDENTITY, HALF)),
-        ("box-box, turned 45 degrees", kernels.box_box, (np.zeros(3), IDENTITY, HALF, above, turned([0, 0, 1], np.pi / 4),
+        ("box-box, stacked", kernels.box_box, (origin, IDENTITY, HALF, above, IDENTITY, HALF)),
+        ("box-box, turned 45 degrees", kernels.box_box, (origin, IDENTITY, HALF, above, turned([0, 0, 1], np.pi / 4),
                                                          HALF)),
-        ("box-box, crossed edges", kernels.box_box, (np.zeros(3), turned([1, 0, 0], np.pi / 4), HALF,
-                                                     np.array([0.0, 0.0, 0.4 * np.sqrt(2)]), turned([0, 1, 0], np.pi / 4),
-                                                     HALF)),
-        ("box-box, 1 cm apart", kernels.box_box, (np.zeros(3), IDENTITY, HALF, above + [0, 0, 0.01], IDENTITY, HALF)),
-        ("hull-hull, cubes stacked", kernels.hull_hull, (np.zeros(3), IDENTITY, cube, above, IDENTITY, cube)),
-        (f"hull-hull, {len(hull24.vertices)} corners", kernels.hull_hull, (np.zeros(3), IDENTITY, hull24, *leaning, hull24)),
-        (f"hull-hull, {len(hull64.vertices)} corners", kernels.hull_hull, (np.zeros(3), IDENTITY, hull64, *leaning, hull64)),
-        (f"hull-box, {len(hull64.vertices)} corners", kernels.hull_box, (np.zeros(3), IDENTITY, hull64, *leaning, HALF)),
-        ("box-capsule, along a face", kernels.box_capsule, (np.zeros(3), IDENTITY, HALF,
+        ("box-box, crossed edges", kernels.box_box, (origin, crossed[0], HALF, crossed[1], crossed[2], HALF)),
+        ("box-box, 1 cm apart", kernels.box_box, (origin, IDENTITY, HALF, above + [0, 0, 0.01], IDENTITY, HALF)),
+        ("hull-hull, cubes stacked", kernels.hull_hull, (origin, IDENTITY, cube, above, IDENTITY, cube)),
+        (f"hull-hull, {len(hull24.vertices)} corners", kernels.hull_hull, (origin, IDENTITY, hull24, *leaning, hull24)),
+        (f"hull-hull, {len(hull64.vertices)} corners", kernels.hull_hull, (origin, IDENTITY, hull64, *leaning, hull64)),
+        (f"hull-box, {len(hull64.vertices)} corners", kernels.hull_box, (origin, IDENTITY, hull64, *leaning, HALF)),
+        ("box-capsule, along a face", kernels.box_capsule, (origin, IDENTITY, HALF,
                                                            np.array([[-0.1, 0, 0.25], [0.1, 0, 0.25]]), 0.05)),
+        (f"hull-capsule, {len(hull64.vertices)} corners, 0.5 mm over its top", kernels.hull_capsule,
+         (origin, IDENTITY, hull64, top + [[-0.1, 0.0, 0.0505], [0.1, 0.0, 0.0505]], 0.05)),
+        (f"hull-sphere, {len(hull64.vertices)} corners, 1 mm into its top", kernels.hull_capsule,
+         (origin, IDENTITY, hull64, top + [[0.0, 0.0, 0.049]] * 2, 0.05)),
         ("capsule-capsule, side by side", kernels.capsule_capsule, (np.array([[-0.2, 0, 0], [0.2, 0, 0]]), 0.05,
                                                                     np.array([[-0.1, 0, 0.1], [0.3, 0, 0.1]]), 0.05)),
-        ("plane-box", kernels.plane_box, (np.zeros(3), np.array([0, 0, 1.0]), np.array([0, 0, 0.2]), IDENTITY, HALF)),
+        ("plane-box", kernels.plane_box, (origin, np.array([0, 0, 1.0]), np.array([0, 0, 0.2]), IDENTITY, HALF)),
         ("triangle-box", kernels.triangle_box, (np.array([[-1.0, -1, 0], [1, -1, 0], [1, 1, 0]]), 0,
                                                 np.array([0.5, -0.5, 0.2]), IDENTITY, HALF)),
     ]

@@ -14,7 +14,7 @@ import numpy as np
 
 from .jit import kernel
 from .manifold_points import EDGE, FACE, SIDE_SLOP, VERTEX, feature_code, feature_id, write_point
-from .polytopes import ARC_SLACK, PARALLEL, edge_beats_faces, local_point, onto_face
+from .polytopes import ARC_SLACK, PARALLEL, edge_beats_faces, load_row, local_point, onto_face
 from .segments import SEGMENT_POINT, closest_on_segments, side_by_side
 from .vector import body_point, dot, rotate
 
@@ -126,16 +126,16 @@ def _crosses(poly, start, end):
     (Cyrus-Beck), something is left. A flat polyhedron (two faces: a triangle) is also bounded by the
     side planes of its face."""
     enter, leave = 0.0, 1.0
+    normal = np.empty(3)
     for f in range(poly.face_normal.shape[0]):
-        enter, leave = _clip_by(poly.face_normal[f], poly.face_offset[f], start, end, enter, leave)
+        load_row(poly.face_normal, f, normal)
+        enter, leave = _clip_by(normal, poly.face_offset[f], start, end, enter, leave)
         if enter > leave:
             return False
     if poly.face_normal.shape[0] == 2:
-        begin, stop = poly.face_start[0], poly.face_start[1]
-        side = np.empty(3)
-        for k in range(begin, stop):
-            offset = _side_plane(poly, 0, k, side)
-            enter, leave = _clip_by(side, offset, start, end, enter, leave)
+        for k in range(poly.face_start[0], poly.face_start[1]):
+            offset = _side_plane(poly, 0, k, normal)
+            enter, leave = _clip_by(normal, offset, start, end, enter, leave)
             if enter > leave:
                 return False
     return True
@@ -158,17 +158,16 @@ def _clip_by(normal, offset, start, end, enter, leave):
 def _side_plane(poly, face, k, side):
     """The plane through the face's side from corner k of its loop to the next, facing out of the
     face: its unit normal into `side` (3,); returns its offset."""
-    stop = poly.face_start[face + 1]
-    start = poly.vertices[poly.face_vertex[k]]
-    end = poly.vertices[poly.face_vertex[k + 1 if k + 1 < stop else poly.face_start[face]]]
-    n = poly.face_normal[face]
-    side[0] = (end[1] - start[1]) * n[2] - (end[2] - start[2]) * n[1]
-    side[1] = (end[2] - start[2]) * n[0] - (end[0] - start[0]) * n[2]
-    side[2] = (end[0] - start[0]) * n[1] - (end[1] - start[1]) * n[0]
+    a = poly.face_vertex[k]
+    b = poly.face_vertex[k + 1 if k + 1 < poly.face_start[face + 1] else poly.face_start[face]]
+    e0, e1, e2 = (poly.vertices[b, 0] - poly.vertices[a, 0], poly.vertices[b, 1] - poly.vertices[a, 1],
+                  poly.vertices[b, 2] - poly.vertices[a, 2])
+    n0, n1, n2 = poly.face_normal[face, 0], poly.face_normal[face, 1], poly.face_normal[face, 2]
+    side[0], side[1], side[2] = e1 * n2 - e2 * n1, e2 * n0 - e0 * n2, e0 * n1 - e1 * n0
     length = np.sqrt(dot(side, side))
     for i in range(3):
         side[i] /= length
-    return dot(side, start)
+    return side[0] * poly.vertices[a, 0] + side[1] * poly.vertices[a, 1] + side[2] * poly.vertices[a, 2]
 
 
 @kernel
@@ -178,29 +177,34 @@ def _closest_feature(poly, axis, point):
     index), the parameter s of the segment's nearest point and the polyhedron's nearest point (3,).
     Faces win ties, so a segment over a face's rim meets the face."""
     best, kind, index, best_s = np.inf, FACE, 0, 0.0
-    nearest, side = np.empty(3), np.empty(3)
+    nearest, side, end_point, normal = np.empty(3), np.empty(3), np.empty(3), np.empty(3)
     for k in range(1 if point else 2):
+        load_row(axis, k, end_point)
         for f in range(poly.face_normal.shape[0]):
-            n = poly.face_normal[f]
-            height = dot(n, axis[k]) - poly.face_offset[f]
+            load_row(poly.face_normal, f, normal)
+            height = dot(normal, end_point) - poly.face_offset[f]
             if height <= 0.0 or height >= best:
                 continue
             over = True
             for j in range(poly.face_start[f], poly.face_start[f + 1]):
                 offset = _side_plane(poly, f, j, side)
-                if dot(axis[k], side) > offset:
+                if dot(end_point, side) > offset:
                     over = False
                     break
             if over:
                 best, kind, index, best_s = height, FACE, f, float(k)
                 for i in range(3):
-                    nearest[i] = axis[k, i] - height * n[i]
+                    nearest[i] = end_point[i] - height * normal[i]
+    head, tail, start, end = np.empty(3), np.empty(3), np.empty(3), np.empty(3)
+    load_row(axis, 0, head)
+    load_row(axis, 1, tail)
     for e in range(poly.edge_vertex.shape[0]):
-        start, end = poly.vertices[poly.edge_vertex[e, 0]], poly.vertices[poly.edge_vertex[e, 1]]
-        s, t = closest_on_segments(axis[0], axis[1], start, end)
+        load_row(poly.vertices, poly.edge_vertex[e, 0], start)
+        load_row(poly.vertices, poly.edge_vertex[e, 1], end)
+        s, t = closest_on_segments(head, tail, start, end)
         distance2 = 0.0
         for i in range(3):
-            distance2 += (axis[0, i] + s * (axis[1, i] - axis[0, i]) - start[i] - t * (end[i] - start[i])) ** 2
+            distance2 += (head[i] + s * (tail[i] - head[i]) - start[i] - t * (end[i] - start[i])) ** 2
         distance = np.sqrt(distance2)
         if distance < best - FACE_FIRST:
             best, best_s = distance, s

@@ -209,8 +209,8 @@ def test_a_sphere_against_a_box_face_edge_and_corner(kernel, shape, where):
     centre = np.array(touching) + (0.1 + gap) * out
     frame = turned([1, 2, 3], 0.7)  # the same scene turned and moved: the kernels work in any frame
     shift = np.array([1.0, -2.0, 0.5])
-    on_a, on_b, normal, separation, _ = collide(kernel, shift, frame, shape, np.array([centre, centre]) @ frame.T + shift,
-                                                0.1)
+    ends = np.array([centre, centre]) @ frame.T + shift
+    on_a, on_b, normal, separation, _ = collide(kernel, shift, frame, shape, ends, 0.1)
     assert same_points(on_a, [frame @ touching + shift], 1e-12) and same_points(on_b, [frame @ (touching + gap * out)
                                                                                       + shift], 1e-12)
     assert np.allclose(normal, frame @ out, atol=TOLERANCE) and separation == pytest.approx([gap], abs=1e-12)
@@ -243,11 +243,11 @@ def test_every_point_lies_on_both_surfaces_and_its_separation_along_the_normal()
     found = 0
     for _ in range(300):
         half_a, half_b = rng.uniform(0.05, 0.3, 3), rng.uniform(0.05, 0.3, 3)
-        frame_a, frame_b = turned(rng.normal(size=3), rng.uniform(0, np.pi)), turned(rng.normal(size=3), rng.uniform(0, np.pi))
+        frame_a, frame_b = _random_rotation(rng), _random_rotation(rng)
         origin_a = rng.normal(size=3)
         origin_b = origin_a + rng.normal(size=3) * 0.3
-        on_a, on_b, normal, separation, features = collide(kernels.box_box, origin_a, frame_a, half_a, origin_b, frame_b,
-                                                           half_b, margin=0.01)
+        on_a, on_b, normal, separation, features = collide(kernels.box_box, origin_a, frame_a, half_a,
+                                                           origin_b, frame_b, half_b, margin=0.01)
         found += len(on_a) > 0
         assert np.linalg.norm(normal) == pytest.approx(1.0) if len(on_a) else True
         assert np.allclose(np.einsum("ki,i->k", on_b - on_a, normal), separation, atol=1e-12)
@@ -267,12 +267,13 @@ def test_hull_and_capsule_points_lie_on_their_surfaces():
     for trial in range(200):
         hull_a = hull_polyhedron(rng.normal(size=(rng.integers(6, 40), 3)) * rng.uniform(0.05, 0.3, 3))
         hull_b = hull_polyhedron(rng.normal(size=(rng.integers(6, 40), 3)) * rng.uniform(0.05, 0.3, 3))
-        frame_a, frame_b = turned(rng.normal(size=3), rng.uniform(0, np.pi)), turned(rng.normal(size=3), rng.uniform(0, np.pi))
+        frame_a, frame_b = _random_rotation(rng), _random_rotation(rng)
         origin_a, origin_b = rng.normal(size=3), rng.normal(size=3)
         origin_b = origin_a + 0.4 * (origin_b - origin_a) / np.linalg.norm(origin_b - origin_a) * rng.uniform(0.2, 1.2)
         ends = origin_b + np.outer([-1.0, 1.0], rng.normal(size=3) * 0.2 * (trial % 4 > 0))
         radius = rng.uniform(0.02, 0.2)
-        for kernel, shape_b in ((kernels.hull_hull, (origin_b, frame_b, hull_b)), (kernels.hull_capsule, (ends, radius))):
+        for kernel, shape_b in ((kernels.hull_hull, (origin_b, frame_b, hull_b)),
+                                (kernels.hull_capsule, (ends, radius))):
             on_a, on_b, normal, separation, features = collide(kernel, origin_a, frame_a, hull_a, *shape_b, margin=0.01)
             found += len(on_a) > 0
             assert np.allclose(np.einsum("ki,i->k", on_b - on_a, normal), separation, atol=1e-12)
@@ -462,6 +463,10 @@ def _area(points) -> float:
     order = np.argsort(np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0]))
     x, y = points[order, 0], points[order, 1]
     return 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+def _random_rotation(rng) -> np.ndarray:
+    return turned(rng.normal(size=3), rng.uniform(0, np.pi))
 
 
 def _height(hull, origin, frame, points) -> np.ndarray:
