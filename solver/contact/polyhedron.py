@@ -8,7 +8,10 @@ convex polyhedra", GDC 2013): a direction perpendicular to an edge is an outward
 polyhedron at that edge exactly when it lies on the edge's arc. `edge_arc` holds two vectors that
 bound the arc, so the test is two dot products: with e = a x b for the face normals a and b, a
 direction L perpendicular to e lies on the short arc from a to b when (a x L) . e >= 0 and
-(L x b) . e >= 0, that is L . (e x a) >= 0 and L . (b x e) >= 0.
+(L x b) . e >= 0, that is L . (e x a) >= 0 and L . (b x e) >= 0. A polyhedron of two faces is
+flat, a mesh triangle met from either side (kernels/manifold.py builds those): its faces' normals
+are opposite, and each edge's arc is the half circle through the edge's outward normal in the
+plane, both bounds that normal.
 """
 from collections import namedtuple
 
