@@ -9,9 +9,12 @@ MECHBAKE_CACHE_DIR, the user's cache folder, the system's temporary folder. It h
 per version of the solver's source (a hash of every file in `solver/`) and of numba: numba checks
 only the stamp of the file a kernel is defined in, not of the kernels it calls, so a cache keyed by
 the whole source can never hand back a kernel compiled against older code, and a new numba starts
-a new folder instead of quietly recompiling in an old one that says it is complete. A folder that
-cannot be written is skipped (a read-only or missing folder never stops a bake); with none
-writable, kernels compile in memory (slower start, same results).
+a new folder instead of quietly recompiling in an old one that says it is complete. The hash also
+takes the path the solver is imported from, as numba keys its entries by their source file's path
+(symlinks not resolved): the same files under another path compile again, so they get their own
+folder and their own mark of completeness. A folder that cannot be written is skipped (a read-only
+or missing folder never stops a bake); with none writable, kernels compile in memory (slower
+start, same results).
 """
 import hashlib
 import importlib.metadata
@@ -21,6 +24,7 @@ import sys
 import tempfile
 
 SOLVER_FOLDER = pathlib.Path(__file__).resolve().parent.parent
+IMPORTED_FROM = os.path.abspath(os.path.dirname(os.path.dirname(__file__)))  # numba's view of the solver's path
 COMPLETE_MARK = "complete"  # written by warm_up once every kernel is compiled into the folder
 _chosen_base: pathlib.Path | None = None
 
@@ -33,8 +37,9 @@ def set_cache_folder(folder) -> None:
 
 
 def source_hash() -> str:
-    """A short hash of every source file of the solver: part of the cache's key."""
-    digest = hashlib.sha256()
+    """A short hash of every source file of the solver and of where it is imported from: part of the
+    cache's key."""
+    digest = hashlib.sha256(IMPORTED_FROM.encode())
     for path in sorted(SOLVER_FOLDER.rglob("*.py")):
         digest.update(str(path.relative_to(SOLVER_FOLDER)).encode())
         digest.update(path.read_bytes())
