@@ -116,13 +116,12 @@ def start() -> Preparation | None:
     if _preparation is not None and _preparation.running:
         return _preparation
     numba = importlib.util.find_spec("numba")  # where it is, without importing it
-    _numba_missing = numba is None or not numba.submodule_search_locations
+    numba_folders = list(numba.submodule_search_locations or []) if numba is not None else []
+    _numba_missing = not numba_folders
     folder = cache.cache_folder()
-    # no folder to keep kernels in: each bake compiles its own
-    if numba is None or not numba.submodule_search_locations or folder is None or cache.is_warm():
+    if _numba_missing or folder is None or cache.is_warm():  # no folder: nowhere to keep kernels, each bake compiles
         return None
-    numba_parent = str(pathlib.Path(list(numba.submodule_search_locations)[0]).parent)
-    _preparation = Preparation(folder.parent, [numba_parent])
+    _preparation = Preparation(folder.parent, [str(pathlib.Path(numba_folders[0]).parent)])
     return _preparation
 
 
