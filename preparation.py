@@ -144,10 +144,11 @@ def status() -> tuple[str, list[str]] | None:
 
 def _watch() -> float | None:
     """Timer: redraws the 3D views while the process runs (the panel shows its stage)."""
-    for window in bpy.context.window_manager.windows:
-        for area in window.screen.areas:
-            if area.type == "VIEW_3D":
-                area.tag_redraw()
+    for manager in bpy.data.window_managers:
+        for window in manager.windows:
+            for area in window.screen.areas:
+                if area.type == "VIEW_3D":
+                    area.tag_redraw()
     return WATCH_INTERVAL if _preparation is not None and _preparation.running else None
 
 

@@ -108,7 +108,7 @@ def warm_up(progress: Callable[[int, int, str], None] | None = None) -> None:
         progress(len(STAGES), len(STAGES), "done")
     from .kernels import jit  # imported by the first Simulation, with the folder it compiles into
 
-    if jit.CACHING:
+    if jit.CACHE_FOLDER is not None and jit.COMPILED:
         cache.mark_warm(jit.CACHE_FOLDER)
 
 

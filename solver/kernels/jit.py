@@ -17,7 +17,7 @@ if CACHE_FOLDER is not None:
 import numba  # noqa: E402  (after NUMBA_CACHE_DIR is set: numba reads it on import)
 
 numba.config.CACHE_DIR = str(CACHE_FOLDER) if CACHE_FOLDER is not None else ""
-CACHING = CACHE_FOLDER is not None and not numba.config.DISABLE_JIT  # compiled kernels are kept in CACHE_FOLDER
+COMPILED = not numba.config.DISABLE_JIT  # False: the kernels run as plain Python, nothing is cached
 
 # error_model "numpy": a division by zero gives inf or nan as in numpy (the finiteness watch catches
 # it) instead of raising from deep inside a kernel.
