@@ -148,7 +148,7 @@ def check_every_platform_has_its_wheels(listed: dict) -> None:
 def blender_builder(blender: str | None) -> list[str]:
     """The command that runs Blender's `extension` command line."""
     if blender:
-        return [blender, "--factory-startup", "--command", "extension"]
+        return [blender, "--command", "extension"]
     try:
         import bpy
     except ImportError:
