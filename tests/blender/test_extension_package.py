@@ -15,7 +15,7 @@ from test_headless import saved_pendulum
 REPOSITORY = "mechbake_test_repository"  # its module: bl_ext.mechbake_test_repository
 
 INSTALL_AND_BAKE = """
-import json, site, sys
+import json, os, site, sys
 hidden_site, package_file, repository_folder, blend = sys.argv[1:5]
 site.addsitedir(hidden_site)
 import bpy
@@ -46,6 +46,9 @@ print(json.dumps({"extension": extension.__file__, "numba_at_register": numba_at
                   "stage": stage, "errors": errors, "warm": warm, "cache": str(cache.cache_folder()),
                   "user_folder": bpy.utils.extension_path_user(name), "numba": numba.__file__,
                   "frames": report.frames, "worst_gap": report.worst_gap, "compiled": compiled}))
+# the bpy module of Blender 4.2 crashes at Python's exit once MechBake was registered (see __main__.py)
+sys.stdout.flush()
+os._exit(0)
 """
 
 

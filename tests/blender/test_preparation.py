@@ -14,7 +14,7 @@ from test_headless import saved_pendulum
 ROOT = os.path.dirname(os.path.abspath(mechbake.__file__))
 
 BAKE_WITH_CACHE_IN = """
-import json, sys
+import json, os, sys
 sys.path.insert(0, sys.argv[3])
 import checkout
 checkout.import_checkout_as_mechbake()
@@ -27,6 +27,9 @@ from mechbake.solver.kernels import jit
 bpy.ops.wm.open_mainfile(filepath=sys.argv[2])
 report = bake.bake_scene(bpy.context.scene)
 print(json.dumps({"frames": report.frames, "cache": str(jit.CACHE_FOLDER)}))
+# the bpy module of Blender 4.2 crashes at Python's exit once MechBake was registered (see __main__.py)
+sys.stdout.flush()
+os._exit(0)
 """
 
 
