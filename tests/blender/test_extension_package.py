@@ -12,8 +12,6 @@ import sysconfig
 
 from test_headless import saved_pendulum
 
-REPOSITORY = "mechbake_test_repository"  # its module: bl_ext.mechbake_test_repository
-
 INSTALL_AND_BAKE = """
 import json, os, site, sys
 hidden_site, package_file, repository_folder, blend = sys.argv[1:5]

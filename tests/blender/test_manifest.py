@@ -11,7 +11,6 @@ import zipfile
 import bpy
 import numpy
 from packaging.requirements import Requirement
-from packaging.version import Version
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PLATFORM_TAGS = {"windows-x64": ("win", "amd64"), "macos-arm64": ("macosx", "arm64"),
