@@ -6,9 +6,9 @@ numpy. Blender is imported only when Blender registers the extension.
 
 
 def _modules():
-    from . import cli, operators, panels, properties
+    from . import cli, operators, panels, preparation, properties
 
-    return (properties, operators, panels, cli)
+    return (preparation, properties, operators, panels, cli)  # preparation first: it chooses the kernel cache
 
 
 def register() -> None:

@@ -8,7 +8,8 @@ import tempfile
 import bpy
 
 from .bake import bake_scene
-from .solver import ModelError, SimulationDiverged
+from .solver import ModelError, SimulationDiverged, warm_up
+from .solver.kernels import cache
 
 COMMAND = "mechbake"
 _handle = None
@@ -52,6 +53,8 @@ def execute(argv: list[str]) -> int:
         scene = bpy.context.scene
         if scene is None:
             raise ModelError(f"{args.input}: the file has no scene")
+        if not cache.is_warm():
+            _prepare_solver()
         print(f"mechbake: baking '{scene.name}' of {args.input}", flush=True)
         shown = [-1]
 
@@ -75,6 +78,19 @@ def execute(argv: list[str]) -> int:
         for line in str(error).split("\n"):
             print(f"mechbake: error: {line}", file=sys.stderr, flush=True)
         return 1
+
+
+def _prepare_solver() -> None:
+    """Compiles every kernel into the cache, saying so: the first bake on a machine (and after an
+    update of MechBake or numba) would otherwise sit silent for a minute."""
+    print(f"mechbake: compiling the solver for its first use on this machine (about a minute, once; "
+          f"kept in {cache.cache_folder() or 'memory: no cache folder can be written'})", flush=True)
+
+    def progress(done: int, total: int, what: str) -> None:
+        print(f"mechbake: compiling {what} ({done}/{total})" if done < total else "mechbake: the solver is ready",
+              flush=True)
+
+    warm_up.warm_up(progress)
 
 
 def _check_writable(path: str) -> None:

@@ -2,7 +2,7 @@
 import bpy
 from bpy.props import EnumProperty
 
-from .. import bake
+from .. import bake, preparation
 from ..properties import JOINT_TYPES
 from ..solver import ModelError, SimulationDiverged
 
@@ -97,15 +97,26 @@ class MECHBAKE_OT_bake(bpy.types.Operator):
     def invoke(self, context, event):
         if bpy.app.background:
             return self.execute(context)
+        self.job = None
+        preparing = preparation.current()
+        if preparing is None or not preparing.running:
+            failed = self._start_job(context)
+            if failed is not None:
+                return failed
+        manager = context.window_manager
+        # baking: a few frames per tick, as often as Blender can; waiting: a look four times a second
+        self.timer = manager.event_timer_add(0.001 if self.job else 0.25, window=context.window)
+        manager.progress_begin(0, 100)
+        manager.modal_handler_add(self)
+        return {"RUNNING_MODAL"}
+
+    def _start_job(self, context):
+        """Reads the scene into a bake job; None, or the operator's result if it could not."""
         try:
             self.job = bake.Bake(context.scene)
         except ModelError as error:
             return self._fail(error)
-        manager = context.window_manager
-        self.timer = manager.event_timer_add(0.001, window=context.window)
-        manager.progress_begin(0, 100)
-        manager.modal_handler_add(self)
-        return {"RUNNING_MODAL"}
+        return None
 
     def modal(self, context, event):
         if event.type == "ESC":  # the job has written nothing: dropping it cancels
@@ -114,6 +125,8 @@ class MECHBAKE_OT_bake(bpy.types.Operator):
             return {"CANCELLED"}
         if event.type != "TIMER":
             return {"PASS_THROUGH"}
+        if self.job is None:  # waiting for the solver's kernels, compiled in the background (preparation.py)
+            return self._wait_for_preparation(context)
         try:
             self.job.run(frames=2)
         except SimulationDiverged as error:
@@ -129,6 +142,23 @@ class MECHBAKE_OT_bake(bpy.types.Operator):
         except ModelError as error:
             return self._fail(error)
         return self._done(report)
+
+    def _wait_for_preparation(self, context):
+        preparing = preparation.current()
+        if preparing is not None and preparing.running:
+            context.workspace.status_text_set(f"MechBake: {preparation.PREPARING.lower()}, {preparing.stage}; "
+                                              "the bake starts after it (Esc cancels)")
+            return {"RUNNING_MODAL"}
+        if preparing is not None and preparing.failure:
+            self.report({"WARNING"}, preparing.failure)
+        failed = self._start_job(context)
+        if failed is not None:
+            self._stop(context)
+            return failed
+        manager = context.window_manager
+        manager.event_timer_remove(self.timer)
+        self.timer = manager.event_timer_add(0.001, window=context.window)
+        return {"RUNNING_MODAL"}
 
     def _stop(self, context) -> None:
         context.window_manager.event_timer_remove(self.timer)

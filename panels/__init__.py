@@ -2,6 +2,7 @@
 properties. They draw settings and buttons only."""
 import bpy
 
+from .. import preparation
 from ..operators import last_problems
 from ..properties import drive_property
 
@@ -90,6 +91,13 @@ class MECHBAKE_PT_main(bpy.types.Panel):
     def draw(self, context):
         layout = self.layout
         scene = context.scene
+        solver_status = preparation.status()
+        if solver_status is not None:
+            icon, (first, *more) = solver_status
+            column = layout.column(align=True)
+            column.label(text=first, icon=icon)
+            for line in more:
+                column.label(text=line, icon="BLANK1")
         layout.template_list("MECHBAKE_UL_items", "", scene, "objects", scene.mechbake, "active_item", rows=4)
         for problem in [p for problems in last_problems.values() for p in problems][:5]:
             layout.label(text=problem, icon="ERROR")

@@ -1,6 +1,7 @@
 """Headless baking: `python -m mechbake bake` on saved files, and the command Blender registers."""
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -23,15 +24,13 @@ def saved_pendulum(path, broken=False):
     bpy.ops.wm.read_factory_settings(use_empty=True)
 
 
-def run_module(tmp_path, *args):
-    """python -m mechbake ..., with the checkout importable as `mechbake` whatever its folder is called."""
-    link_dir = tmp_path / "importable"
-    link_dir.mkdir(exist_ok=True)
-    if not (link_dir / "mechbake").exists():
-        (link_dir / "mechbake").symlink_to(ROOT, target_is_directory=True)
-    env = {**os.environ, "PYTHONPATH": str(link_dir)}
-    return subprocess.run([sys.executable, "-m", "mechbake", *args], capture_output=True, text=True, env=env,
-                          cwd=tmp_path, timeout=600)
+def run_module(tmp_path, *args, module="mechbake", **environment):
+    """python -m mechbake ..., with the checkout imported as `mechbake` from where these tests import it
+    (numba's cache is kept per path of the source: the same path shares the tests' compiled kernels)."""
+    run = (f"import runpy, sys; sys.path.insert(0, {str(ROOT / 'tools')!r}); import checkout; "
+           f"checkout.import_checkout_as_mechbake(); runpy.run_module({module!r}, run_name='__main__', alter_sys=True)")
+    return subprocess.run([sys.executable, "-c", run, *args], capture_output=True, text=True,
+                          env={**os.environ, **environment}, cwd=tmp_path, timeout=600)
 
 
 def test_python_module_bakes_a_saved_file(tmp_path):
@@ -81,3 +80,28 @@ def test_an_output_that_cannot_be_written_fails_before_the_bake(tmp_path):
     blocker.write_text("")
     done = run_module(tmp_path, "bake", str(source), "--output", str(blocker / "out.blend"))
     assert done.returncode == 1 and "cannot be written" in done.stderr and "%" not in done.stdout
+
+
+def test_on_a_cold_cache_the_command_compiles_the_solver_first_and_says_so(tmp_path):
+    """A cache without its mark of completeness is cold. It is made from a copy of the warm default
+    cache, so the kernels load instead of compiling for a minute: what is tested is what is said."""
+    from mechbake.solver.kernels import cache
+
+    assert run_module(tmp_path, module="mechbake.solver.warm_up").returncode == 0  # the default cache, complete
+    base = tmp_path / "cache"
+    shutil.copytree(cache.cache_folder(), base / cache.cache_folder().name)
+    (base / cache.cache_folder().name / cache.COMPLETE_MARK).unlink()
+    source = tmp_path / "in.blend"
+    saved_pendulum(source)
+    cold = run_module(tmp_path, "bake", str(source), "--frames", "1:5", MECHBAKE_CACHE_DIR=str(base))
+    assert cold.returncode == 0, cold.stderr
+    said = [line for line in cold.stdout.splitlines() if line.startswith("mechbake:")]  # Blender's own lines out
+    assert said[0] == (f"mechbake: compiling the solver for its first use on this machine (about a minute, once; "
+                       f"kept in {base / cache.cache_folder().name})")
+    assert said[1:7] == ["mechbake: compiling joints, drives and the system solver (0/5)",
+                         "mechbake: compiling the iterative solver and Richardson steps (1/5)",
+                         "mechbake: compiling animated bodies (2/5)", "mechbake: compiling contacts (3/5)",
+                         "mechbake: compiling contacts with the LCP (4/5)", "mechbake: the solver is ready"]
+    assert said[7].startswith("mechbake: baking")
+    warm = run_module(tmp_path, "bake", str(source), "--frames", "1:5", MECHBAKE_CACHE_DIR=str(base))
+    assert warm.returncode == 0 and "compiling" not in warm.stdout

@@ -1,0 +1,96 @@
+"""Where the compiled kernels are kept on disk, and whether they are all there; never imports numba.
+
+Blender's `register()` calls `set_cache_folder()` (the extension's user folder) and asks `is_warm()`
+without loading numba, which costs seconds; jit.py reads `cache_folder()` once, when the kernels are
+first imported.
+
+The base folder is, in this order: `set_cache_folder()`, the environment variable
+MECHBAKE_CACHE_DIR, the user's cache folder, the system's temporary folder. It holds one subfolder
+per version of the solver's source (a hash of every file in `solver/`) and of numba: numba checks
+only the stamp of the file a kernel is defined in, not of the kernels it calls, so a cache keyed by
+the whole source can never hand back a kernel compiled against older code, and a new numba starts
+a new folder instead of quietly recompiling in an old one that says it is complete. The hash also
+takes the path the solver is imported from, as numba keys its entries by their source file's path
+(symlinks not resolved): the same files under another path compile again, so they get their own
+folder and their own mark of completeness. A folder that cannot be written is skipped (a read-only
+or missing folder never stops a bake); with none writable, kernels compile in memory (slower
+start, same results).
+"""
+import hashlib
+import importlib.metadata
+import os
+import pathlib
+import sys
+import tempfile
+
+SOLVER_FOLDER = pathlib.Path(__file__).resolve().parent.parent
+IMPORTED_FROM = os.path.abspath(os.path.dirname(os.path.dirname(__file__)))  # numba's view of the solver's path
+COMPLETE_MARK = "complete"  # written by warm_up once every kernel is compiled into the folder
+_chosen_base: pathlib.Path | None = None
+
+
+def set_cache_folder(folder) -> None:
+    """Where compiled kernels are kept (Blender passes the extension's user folder). Takes effect for
+    the kernels' first import: call it before the first Simulation."""
+    global _chosen_base
+    _chosen_base = pathlib.Path(folder)
+
+
+def source_hash() -> str:
+    """A short hash of every source file of the solver and of where it is imported from: part of the
+    cache's key."""
+    digest = hashlib.sha256(IMPORTED_FROM.encode())
+    for path in sorted(SOLVER_FOLDER.rglob("*.py")):
+        digest.update(str(path.relative_to(SOLVER_FOLDER)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def numba_version() -> str:
+    """The installed numba's version, read from its metadata (importing numba takes seconds)."""
+    try:
+        return importlib.metadata.version("numba")
+    except importlib.metadata.PackageNotFoundError:
+        return "none"  # the kernels' import will say that numba is missing
+
+
+def _user_cache_base() -> pathlib.Path:
+    if sys.platform == "win32":
+        root = os.environ.get("LOCALAPPDATA") or tempfile.gettempdir()
+        return pathlib.Path(root) / "MechBake" / "Cache"
+    if sys.platform == "darwin":
+        return pathlib.Path.home() / "Library" / "Caches" / "MechBake"
+    return pathlib.Path(os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache") / "mechbake"
+
+
+def _writable(folder: pathlib.Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder):
+            pass
+    except OSError:
+        return False
+    return True
+
+
+def cache_folder() -> pathlib.Path | None:
+    """The folder compiled kernels are kept in, or None when no candidate can be written."""
+    candidates = [_chosen_base, os.environ.get("MECHBAKE_CACHE_DIR"), _user_cache_base(),
+                  pathlib.Path(tempfile.gettempdir()) / "mechbake-cache"]
+    name = f"kernels-{source_hash()}-numba-{numba_version()}"
+    for base in candidates:
+        if base:
+            folder = pathlib.Path(base) / name
+            if _writable(folder):
+                return folder
+    return None
+
+
+def is_warm() -> bool:
+    """Whether every kernel is compiled in the cache folder (warm_up has run to its end there)."""
+    folder = cache_folder()
+    return folder is not None and (folder / COMPLETE_MARK).is_file()
+
+
+def mark_warm(folder: pathlib.Path) -> None:
+    (folder / COMPLETE_MARK).write_text(f"numba {numba_version()}\n")

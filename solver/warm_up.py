@@ -1,0 +1,128 @@
+"""Compiling every kernel into the cache before the first bake (about a minute, once per machine and
+version), so that no bake waits for the compiler.
+
+numba compiles a kernel the first time it is called with a new kind of argument, so warming up is
+simulating: a few small mechanisms that, between them, take every path of the step (every joint
+kind, every drive, an Animated body, both system solvers, Richardson steps, every contact shape
+against planes and meshes with both contact methods). Blender runs `main` in a background process
+when the extension is enabled; the headless bake calls `warm_up` itself and prints its progress.
+
+    python -m mechbake.solver.warm_up [CACHE_FOLDER]
+"""
+import math
+import sys
+from collections.abc import Callable
+
+from .kernels import cache
+from .model import Model
+from .simulation import Simulation
+
+FORMAT = "mechbake/1"
+STEPS = 30  # long enough for the dropped shapes to land and the drives to reach their limits
+
+
+def _body(name: str, position, **extra) -> dict:
+    return {"name": name, "mass": 1.0, "inertia": [0.01, 0.01, 0.01], "position": list(position), **extra}
+
+
+def every_joint(solver: str = "system", extrapolation: str = "none", spring_method: str = "soft") -> dict:
+    """A chain holding one joint of every kind, with limits, springs and both motor modes (one target
+    a time table, as keyed targets are)."""
+    bodies = [_body(f"link{k}", (0.3 * k, 0.0, -0.1 * k)) for k in range(1, 8)]
+    joints = [
+        {"name": "ball", "type": "ball", "body_a": "world", "body_b": "link1", "anchor": [0.15, 0, 0]},
+        {"name": "hinge", "type": "hinge", "body_a": "link1", "body_b": "link2", "anchor": [0.45, 0, -0.15],
+         "axis": [0, 1, 0], "limits": [-0.5, 0.5], "spring": {"stiffness": 5.0, "damping": 0.1, "method": spring_method},
+         "motor": {"mode": "position", "target": [[0.0, 0.0], [1.0, 0.3]], "max_torque": 2.0}},
+        {"name": "slider", "type": "slider", "body_a": "link2", "body_b": "link3", "anchor": [0.75, 0, -0.25],
+         "axis": [1, 0, 0], "limits": [-0.05, 0.05], "spring": {"stiffness": 20.0, "damping": 0.2, "method": "impulse"},
+         "motor": {"mode": "velocity", "target": 0.1, "max_force": 5.0, "brake": 0.1}},
+        {"name": "fixed", "type": "fixed", "body_a": "link3", "body_b": "link4", "anchor": [1.05, 0, -0.35]},
+        {"name": "distance", "type": "distance", "body_a": "link4", "body_b": "link5", "anchor_a": [1.2, 0, -0.4],
+         "anchor_b": [1.5, 0, -0.5]},
+        {"name": "spring", "type": "spring", "body_a": "link5", "body_b": "link6", "anchor_a": [1.5, 0, -0.5],
+         "anchor_b": [1.8, 0, -0.6], "stiffness": 50.0, "damping": 0.5, "method": spring_method},
+        {"name": "rail", "type": "rail", "body_a": "link6", "body_b": "link7", "start": [1.8, 0, -0.6],
+         "end": [2.1, 0, -0.7], "point": [1.95, 0, -0.65]},
+    ]
+    settings = {"h": 0.01, "dmax": 1e-6, "solver": solver, "extrapolation": extrapolation}
+    return {"format": FORMAT, "gravity": [0, 0, -9.81], "settings": settings, "bodies": bodies, "joints": joints}
+
+
+def animated_support() -> dict:
+    """A pendulum hung from a body that follows a motion table, as an Animated object does in Blender."""
+    times = [0.1 * k for k in range(11)]
+    motion = {"time": times, "position": [[0.2 * t, 0.0, 0.0] for t in times],
+              "orientation": [[math.cos(0.2 * t), 0.0, 0.0, math.sin(0.2 * t)] for t in times]}
+    bodies = [{"name": "support", "motion": motion}, _body("bob", (0.0, 0.0, -0.5))]
+    joints = [{"name": "pivot", "type": "hinge", "body_a": "support", "body_b": "bob", "anchor": [0, 0, 0],
+               "axis": [0, 1, 0]}]
+    return {"format": FORMAT, "gravity": [0, 0, -9.81], "settings": {"h": 0.01, "dmax": 1e-6}, "bodies": bodies,
+            "joints": joints}
+
+
+def every_shape(contact_method: str, hinged: bool) -> dict:
+    """A sphere, a capsule, a box, a hull and points dropped onto a plane and a mesh, the box on a
+    hinge if `hinged`."""
+    hull = {"type": "convex", "vertices": [[x, y, z] for x in (-0.1, 0.1) for y in (-0.1, 0.1) for z in (-0.1, 0.1)]}
+    bodies = [
+        _body("sphere", (0.0, 0.0, 0.12), shape={"type": "sphere", "radius": 0.1}, restitution=0.5),
+        _body("capsule", (0.5, 0.0, 0.12), shape={"type": "capsule", "radius": 0.1, "length": 0.2},
+              orientation=[math.sqrt(0.5), 0.0, math.sqrt(0.5), 0.0]),
+        _body("box", (1.0, 0.0, 0.12), shape={"type": "box", "size": [0.2, 0.2, 0.2]}),
+        _body("hull", (1.5, 0.0, 0.12), shape=hull),
+        _body("points", (2.5, 0.0, 0.12), shape={"type": "points", "points": [[0, 0, -0.1], [0.1, 0, -0.1]]}),
+    ]
+    mesh = {"name": "ramp", "type": "mesh", "vertices": [[2.0, -1, 0.01], [3.0, -1, 0.01], [3.0, 1, 0.01], [2.0, 1, 0.01]],
+            "triangles": [[0, 1, 2], [0, 2, 3]]}
+    plane = {"name": "floor", "type": "plane", "point": [0, 0, 0], "normal": [0, 0, 1]}
+    joints = [{"name": "arm", "type": "hinge", "body_a": "world", "body_b": "box", "anchor": [0.8, 0, 0.12],
+               "axis": [0, 1, 0]}] if hinged else []
+    settings = {"h": 0.01, "dmax": 1e-6, "contact_method": contact_method}
+    return {"format": FORMAT, "gravity": [0, 0, -9.81], "settings": settings, "bodies": bodies, "joints": joints,
+            "obstacles": [plane, mesh]}
+
+
+# What is compiled, in the order it is simulated: (what an artist reads, the mechanism)
+STAGES: tuple[tuple[str, Callable[[], dict]], ...] = (
+    ("joints, drives and the system solver", every_joint),
+    ("the iterative solver and Richardson steps", lambda: every_joint("iterative", "richardson", "impulse")),
+    ("animated bodies", animated_support),
+    ("contacts", lambda: every_shape("impulse", hinged=True)),
+    # not hinged: Lemke's algorithm ends on a ray for this box on a hinge after 27 steps, and that
+    # LemkeFailure is not caught on the LCP's path with joints (Simulation._lcp_with_joints)
+    ("contacts with the LCP", lambda: every_shape("lcp", hinged=False)),
+)
+
+
+def warm_up(progress: Callable[[int, int, str], None] | None = None) -> None:
+    """Simulates every stage, so every kernel is compiled into the cache folder, then marks the folder
+    complete. progress(done, total, what) is called before each stage."""
+    for done, (what, mechanism) in enumerate(STAGES):
+        if progress is not None:
+            progress(done, len(STAGES), what)
+        simulation = Simulation(Model.from_dict(mechanism()))
+        for _ in range(STEPS):
+            simulation.step()
+    if progress is not None:
+        progress(len(STAGES), len(STAGES), "done")
+    from .kernels import jit  # imported by the first Simulation, with the folder it compiles into
+
+    if jit.CACHE_FOLDER is not None and jit.COMPILED:
+        cache.mark_warm(jit.CACHE_FOLDER)
+
+
+def print_progress(done: int, total: int, what: str) -> None:
+    """One line per stage, `done/total what`, which Blender's status line reads from the process."""
+    print(f"{done}/{total} {what}", flush=True)
+
+
+def main(argv: list[str]) -> int:
+    if argv:
+        cache.set_cache_folder(argv[0])
+    warm_up(print_progress)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

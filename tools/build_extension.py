@@ -1,0 +1,195 @@
+"""Builds MechBake's extension zips, one for each platform Blender ships, each with the numba and
+llvmlite wheels for that platform (numpy is not bundled: Blender ships it).
+
+    .venv/bin/python tools/build_extension.py [--output-dir out/extension] [--newest] [--blender BLENDER]
+
+1. Downloads from PyPI into wheels/ (ignored by git) every wheel that blender_manifest.toml lists
+   under `wheels`, unless it is there already: pip, the exact file, for that wheel's own platform.
+   With --newest it first asks pip for the newest numba that has a wheel for Blender's Python (3.11)
+   on each platform, and for the llvmlite that numba requires, and writes those into the manifest.
+2. Builds with Blender's own extension builder, as `blender --command extension build
+   --split-platforms` does: mechbake-VERSION-PLATFORM.zip for every platform in the manifest, each
+   with only its own wheels, then validates each zip. Without --blender the builder is the copy
+   inside the bpy module of the Python running this script (the same code the Blender binary runs).
+"""
+import argparse
+import email.parser
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+import zipfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+MANIFEST = ROOT / "blender_manifest.toml"
+WHEELS = ROOT / "wheels"
+PYTHON_VERSION = "3.11"  # Blender 4.2 to 5.0 embed Python 3.11
+BUNDLED = ("numba", "llvmlite")  # numba's other dependency, numpy, is Blender's own
+
+# The wheel platform each Blender platform can load, as pip's --platform (pip also takes older
+# tags of the same kind): Blender's Linux builds need glibc 2.28; numba's wheels for Apple silicon
+# are for macOS 12 from numba 0.65 on; Intel Macs run Blender up to 4.5 on macOS 11 or later.
+PIP_PLATFORMS = {
+    "windows-x64": "win_amd64",
+    "macos-arm64": "macosx_12_0_arm64",
+    "macos-x64": "macosx_11_0_x86_64",
+    "linux-x64": "manylinux_2_28_x86_64",
+}
+
+
+def say(message: str) -> None:
+    print(f"build_extension: {message}", flush=True)
+
+
+def manifest() -> dict:
+    with open(MANIFEST, "rb") as file:
+        return tomllib.load(file)
+
+
+def wheel_fields(filename: str) -> tuple[str, str, str, str, str]:
+    """(name, version, python tag, abi tag, platform tag) of a wheel's file name (PEP 427)."""
+    name, version, python, abi, platform = pathlib.Path(filename).stem.split("-")
+    return name, version, python, abi, platform
+
+
+def pip_download(requirement: str, platform: str, destination: pathlib.Path) -> pathlib.Path:
+    """Downloads the newest wheel meeting the requirement for Python 3.11 on the platform (a pip
+    platform tag); the file's path."""
+    before = set(destination.glob("*.whl"))
+    subprocess.run([sys.executable, "-m", "pip", "download", requirement, "--only-binary=:all:", "--no-deps",
+                    "--python-version", PYTHON_VERSION, "--implementation", "cp", "--platform", platform,
+                    "--dest", str(destination), "--disable-pip-version-check", "--progress-bar", "off", "--quiet"],
+                   check=True)
+    (new,) = set(destination.glob("*.whl")) - before
+    return new
+
+
+def requirement_of(wheel: pathlib.Path, dependency: str) -> str:
+    """numba's requirement on `dependency` as its wheel's metadata states it, e.g. 'llvmlite<0.51,>=0.50.0dev0'."""
+    with zipfile.ZipFile(wheel) as archive:
+        (metadata,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        message = email.parser.Parser().parsestr(archive.read(metadata).decode())
+    for requirement in message.get_all("Requires-Dist") or []:
+        if re.match(rf"{dependency}\b", requirement):
+            return requirement.split(";")[0].replace(" ", "")
+    raise SystemExit(f"build_extension: {wheel.name} does not say which {dependency} it needs")
+
+
+def newest_wheels() -> list[str]:
+    """The newest numba with a wheel for each platform and the llvmlite it needs, downloaded into wheels/;
+    their paths relative to the manifest."""
+    found = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for blender_platform, pip_platform in PIP_PLATFORMS.items():
+            folder = pathlib.Path(scratch) / blender_platform
+            folder.mkdir()
+            numba = pip_download("numba", pip_platform, folder)
+            llvmlite = pip_download(requirement_of(numba, "llvmlite"), pip_platform, folder)
+            say(f"{blender_platform}: newest for Python {PYTHON_VERSION}: {numba.name}, {llvmlite.name}")
+            for wheel in (numba, llvmlite):
+                shutil.move(str(wheel), WHEELS / wheel.name)
+                found.append(f"./wheels/{wheel.name}")
+    return sorted(found)
+
+
+def write_wheel_list(wheels: list[str]) -> None:
+    """Replaces the manifest's `wheels = [...]` list, one wheel a line, leaving the rest as written."""
+    text = MANIFEST.read_text(encoding="utf-8")
+    listed = "wheels = [\n" + "".join(f'  "{wheel}",\n' for wheel in wheels) + "]"
+    updated, count = re.subn(r"^wheels = \[.*?^\]", listed, text, count=1, flags=re.MULTILINE | re.DOTALL)
+    if count != 1:
+        raise SystemExit(f"build_extension: {MANIFEST} has no `wheels = [...]` list to update")
+    MANIFEST.write_text(updated, encoding="utf-8")
+    say(f"wrote {len(wheels)} wheels into {MANIFEST.name}")
+
+
+def download_listed_wheels(wheels: list[str]) -> None:
+    """Every wheel the manifest lists, downloaded unless already in wheels/: the exact file from PyPI."""
+    for listed in wheels:
+        path = ROOT / listed
+        if path.is_file():
+            say(f"have {listed}")
+            continue
+        name, version, _, _, platform = wheel_fields(path.name)
+        say(f"downloading {path.name}")
+        with tempfile.TemporaryDirectory() as scratch:
+            # a compound tag (manylinux_2_27_x86_64.manylinux_2_28_x86_64) is one file for each of its tags
+            downloaded = pip_download(f"{name}=={version}", platform.split(".")[-1], pathlib.Path(scratch))
+            if downloaded.name != path.name:
+                raise SystemExit(f"build_extension: PyPI gave {downloaded.name} for {listed}; "
+                                 "run with --newest to list what PyPI has")
+            shutil.move(str(downloaded), path)
+
+
+def blender_platform(wheel: str) -> str | None:
+    """The Blender platform a wheel is for (its platform tag's system and machine), or None."""
+    tag = wheel_fields(wheel)[4].split(".")[-1]
+    for blender, (system, machine) in {"windows-x64": ("win", "amd64"), "macos-arm64": ("macosx", "arm64"),
+                                       "macos-x64": ("macosx", "x86_64"), "linux-x64": ("manylinux", "x86_64")}.items():
+        if tag.startswith(system) and tag.endswith(machine):
+            return blender
+    return None
+
+
+def check_every_platform_has_its_wheels(listed: dict) -> None:
+    """Each of Blender's platforms is in the manifest with numba and llvmlite, so no zip lacks them."""
+    for platform in PIP_PLATFORMS:
+        if platform not in listed.get("platforms", []):
+            raise SystemExit(f"build_extension: {MANIFEST.name} does not list the platform {platform}")
+        packages = sorted(wheel_fields(w)[0] for w in listed.get("wheels", []) if blender_platform(w) == platform)
+        if packages != sorted(BUNDLED):
+            raise SystemExit(f"build_extension: {MANIFEST.name} lists {packages or 'no wheels'} for {platform}, "
+                             f"not one each of {', '.join(BUNDLED)}")
+
+
+def blender_builder(blender: str | None) -> list[str]:
+    """The command that runs Blender's `extension` command line."""
+    if blender:
+        return [blender, "--command", "extension"]
+    try:
+        import bpy
+    except ImportError:
+        raise SystemExit("build_extension: needs the bpy module (run it with .venv/bin/python) or --blender "
+                         "/path/to/blender") from None
+    scripts = pathlib.Path(bpy.utils.resource_path("LOCAL")) / "scripts"
+    return [sys.executable, str(scripts / "addons_core" / "bl_pkg" / "cli" / "blender_ext.py")]
+
+
+def build(output: pathlib.Path, blender: str | None) -> list[pathlib.Path]:
+    command = blender_builder(blender)
+    output.mkdir(parents=True, exist_ok=True)
+    version = manifest()["version"]
+    for old in output.glob(f"mechbake-{version}-*.zip"):
+        old.unlink()
+    say(f"building into {output}: {' '.join(command[-2:])} build --split-platforms")
+    subprocess.run([*command, "build", "--split-platforms", "--source-dir", str(ROOT), "--output-dir", str(output)],
+                   check=True)
+    zips = sorted(output.glob(f"mechbake-{version}-*.zip"))
+    for package in zips:
+        subprocess.run([*command, "validate", str(package)], check=True, stdout=subprocess.DEVNULL)
+        say(f"built and validated {package.name} ({package.stat().st_size / 1e6:.1f} MB)")
+    return zips
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--output-dir", default=str(ROOT / "out" / "extension"), help="where the zips go")
+    parser.add_argument("--newest", action="store_true",
+                        help="first list the newest numba and llvmlite for each platform in the manifest")
+    parser.add_argument("--blender", help="build with this Blender binary instead of the bpy module's builder")
+    args = parser.parse_args(argv)
+    WHEELS.mkdir(exist_ok=True)
+    if args.newest:
+        write_wheel_list(newest_wheels())
+    listed = manifest()
+    check_every_platform_has_its_wheels(listed)
+    download_listed_wheels(listed["wheels"])
+    build(pathlib.Path(args.output_dir).resolve(), args.blender)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
