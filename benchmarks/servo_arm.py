@@ -10,7 +10,7 @@
 """
 import math
 
-from common import table
+from common import crossing_times, table
 
 import mechanisms
 from measure import servo_reach_time
@@ -53,14 +53,8 @@ def hanging_arm(max_torque: float, h: float, brake: float = 0.0) -> Simulation:
 
 
 def reach_time(sim: Simulation, target: float, fraction: float = 0.02) -> float:
-    threshold = (1 - fraction) * target
-    before, then = sim.joint_position("shoulder"), sim.time
-    while True:
-        sim.step()
-        now = sim.joint_position("shoulder")
-        if now >= threshold:
-            return then + (sim.time - then) * (threshold - before) / (now - before)
-        before, then = now, sim.time
+    """When the arm first comes within the fraction of the target, interpolated between steps."""
+    return crossing_times(sim, lambda s: s.joint_position("shoulder") - (1 - fraction) * target, 1)[0]
 
 
 def step_independence() -> None:

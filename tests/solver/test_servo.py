@@ -6,7 +6,7 @@ import math
 import pytest
 
 import mechanisms
-from measure import arm_under_torque, servo_reach_time
+from measure import arm_under_torque, crossing_times, servo_reach_time
 from scenes import scene, simulate
 
 MASS, LEVER, G = 1.0, 0.5, 9.81  # a 1 m rod of 1 kg hanging from its end: its centre 0.5 m out
@@ -32,15 +32,7 @@ def angle(sim, start_angle=0.0) -> float:
 def time_to_reach(sim, target, fraction=0.02, duration=2.0) -> float:
     """When the angle first comes within the fraction of the target (rising to it), interpolated
     between steps so the step's length does not round the time."""
-    threshold = (1 - fraction) * target
-    before, then = angle(sim), sim.time
-    while sim.time < duration:
-        sim.step()
-        now = angle(sim)
-        if now >= threshold:
-            return then + (sim.time - then) * (threshold - before) / (now - before)
-        before, then = now, sim.time
-    raise AssertionError(f"not within {fraction:.0%} of {target} rad after {duration} s")
+    return crossing_times(sim, lambda s: angle(s) - (1 - fraction) * target, 1, limit=duration)[0]
 
 
 def test_a_servo_reaches_its_target_in_the_analytic_time_whatever_the_step():
