@@ -5,7 +5,7 @@
   - a 0.2 m box dropped onto the 128-triangle terrain of the contact tests.
 Each runs 3 s at h = 0.01 s after a warm-up that loads our kernels; printed: wall time (best of 3;
 one run of the slow ones),
-times real time, and where the top box ends (drift from its start; how deep it sinks). MuJoCo
+times real time, and where the top box ends (drift from its start, its height, how far it sank). MuJoCo
 (`mujoco` from PyPI, a benchmark peer only) gets the same boxes, masses, friction 0.5 and step,
 its default solver. MuJoCo collides with a mesh by its convex hull, so its terrain is the hull of
 ours: that row is a reference for speed only.
@@ -106,9 +106,9 @@ def main() -> None:
         results.append(("MuJoCo", *theirs(bodies, obstacle)))
         for who, wall, end in results:
             rows.append([name, who, f"{wall:.3f}", f"{DURATION / wall:.1f}", f"{np.linalg.norm(end[:2] - start[:2]):.2e}",
-                         f"{end[2]:.4f}"])
+                         f"{end[2]:.4f}", f"{start[2] - end[2]:.2e}" if name != "box dropped on the terrain" else "-"])
     table(f"Contact scenes, {DURATION} s at h = {H} s; the top box's end", [
-        "scene", "simulator", "wall s", "x real time", "sideways drift m", "height m"], rows)
+        "scene", "simulator", "wall s", "x real time", "sideways drift m", "height m", "sank m"], rows)
 
 
 if __name__ == "__main__":

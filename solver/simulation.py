@@ -19,7 +19,7 @@ from .frames import Frames
 from .integrator import fly
 from .model import Model, Settings
 from .rotation import orthonormalize
-from .contact.detection import find_contacts
+from .contact.detection import Contacts, find_contacts
 from .contact.impulse import (SEPARATION_SPEED, TOUCHING, ContactRows, gap_targets, normal_rates, overlapping,
                               resolve_impacts)
 from .contact.lcp import apply_lcp_impulses
@@ -32,6 +32,9 @@ MAX_HALVINGS = 16  # the step may shrink to h / 2^16 before the run is declared 
 MAX_SUBSTEPS = 4096  # sub-steps one step may take (halved, or shortened to impacts) before the run is declared diverged
 GROW_AFTER = 4  # good sub-steps in a row before a halved step doubles again
 CONTACT_TIGHTNESS = 1e-3  # contact impulses converge to this fraction of Dmax per step
+# rounds in which the manifolds at the corrected look-ahead may add points the loop then holds too
+REDETECTIONS = 2
+UNCOVERED_DEPTH = 0.1  # a point this deep (times Dmax) at the look-ahead is held too: the step may not end deeper
 COUNTERS = ("corrections", "solves", "velocity_solves")  # kernels.correction.CORRECTIONS ...
 
 
@@ -53,10 +56,11 @@ class Simulation:
         if setting_overrides:
             model = Model(model.spec, Settings.read(model.settings.to_dict(), setting_overrides))
         # numba and the compiled kernels load here, not on import
-        from .kernels import correction, drives as drive_kernels, flight, motion, rows
+        from .kernels import contact_loop, correction, drives as drive_kernels, flight, motion, rows
 
         self._kernels, self._fly_kernel, self._rows_kernels = correction, flight.fly, rows
         self._drive_kernels = drive_kernels
+        self._contact_loop = contact_loop
         self.model = model
         self.h = model.settings.h
         self.state = State.initial(model)
@@ -77,6 +81,11 @@ class Simulation:
             motion.motion_at(self._arrays, body, 0.0, state.frames.position[body], state.frames.rotation[body],
                              state.twist[body, :3], state.twist[body, 3:])
         self._lcp_gap_now, self._lcp_overlapping = np.zeros(0), np.zeros(0, dtype=bool)  # the LCP's contacts now
+        # each contact's impulses in the last sub-step's position loop and velocity correction, and
+        # that sub-step's length: where this sub-step's passes start (ContactRows.warm_start)
+        self._warm_position: dict = {}
+        self._warm_velocity: dict = {}
+        self._warm_h = self.h
         self.warnings: list[str] = []  # what runs but may not be what was meant, each naming its bodies
         if model.contacts.enabled:  # what touches at the start is resting, not an impact
             contacts = find_contacts(model, self.state.frames, self.state.frames)
@@ -238,7 +247,7 @@ class Simulation:
             return self._jointed_substep(h, kicked=True)
         self.stats["contact_substeps"] += 1
         self._work.accumulated[:] = 0.0
-        converged, joint, gap = self._correct_positions(arrays, h, contact_rows)
+        converged, joint, gap, contact_rows = self._correct_positions(arrays, h, contact_rows)
         if not converged:
             return Failure(k.GAP, joint, gap)
         if lcp_contacts is not None and len(self.model.joint_names):
@@ -264,49 +273,47 @@ class Simulation:
             k.correct_velocities(self._arrays, self._settings, arrays, self._rows, self._work, h, self._counters)
             if touching is not None and len(touching):
                 contact_rows = ContactRows(self.model, self, touching, state.frames, pushed_out)
+                contact_rows.warm_start(self._warm_velocity, state.twist.reshape(-1), h / self._warm_h)
                 for _ in range(self.model.settings.max_corrections):
                     if contact_rows.solve_velocities(state.twist.reshape(-1)) < self.model.settings.vmax:
                         break
+                self._warm_velocity = contact_rows.impulses()
         if not k.is_finite(arrays):
             return self._non_finite()
+        self._warm_h = h
         return None
 
     def _correct_positions(self, arrays: StateArrays, h: float, contact_rows):
         """P-steps 1 and 2 with the drives and, when there are any, Schmitt §11's contact pairs:
-        (converged, worst joint, its gap)."""
+        (converged, worst joint, its gap, the contact rows held in the end)."""
         k, a, s, work = self._kernels, self._arrays, self._settings, self._work
         if contact_rows is None:
             converged, joint, gap = k.correct_positions(a, s, arrays, self._rows, self._flight, work, h, self._counters)
             self._flight_valid = bool(converged)
-            return converged, joint, gap
-        twist = self.state.twist.reshape(-1)
-        first_worst = None
-        joints_settled = False
-        joint, gap = -1, 0.0
+            return converged, joint, gap, None
         loop_drives = bool(np.any(a.drive_kind != drives.SPRING_IMPULSE))
-        for _ in range(s.max_corrections):
-            joint = k.look(a, s, arrays, self._rows, self._flight, work, h)
-            gap = float(work.gaps[joint]) if joint >= 0 else 0.0
-            first_worst = gap if first_worst is None else first_worst
-            if not np.isfinite(gap) or gap > k.GROWTH_LIMIT * max(first_worst, s.dmax):
-                return False, joint, gap
-            gap_h, slip_h = contact_rows.slip_and_gap(Frames(self._flight.position, self._flight.rotation))
-            contact_rates = contact_rows.rates(twist)
-            corrected = k.correct_joints(a, s, arrays, self._rows, self._flight, work, h, self._counters)
-            drive_change = 0.0
-            if loop_drives:
-                drive_change = k.solve_loop_drives(a, self._rows, arrays.twist, arrays.axis_coordinate,
-                                                   work.coordinate_h, work.rate_at_look, work.accumulated,
-                                                   self.state.time, h)
-            joints_settled = corrected == 0 and drive_change < s.dmax
-            # a resting body must not creep: its contacts converge far below Dmax per step
-            contact_change = contact_rows.solve(twist, gap_h, slip_h, contact_rates, h) / CONTACT_TIGHTNESS
-            self._flight_valid = not (corrected or drive_change or contact_change)
-            if joints_settled and contact_change < s.dmax:
-                return True, joint, gap
-        # out of sweeps: the step stands if only the contacts' tight tolerance is missing (a smaller
-        # step would not converge them faster); the joints' failure halves it
-        return joints_settled, joint, gap
+        contact_rows.warm_start(self._warm_position, self.state.twist.reshape(-1), h / self._warm_h)
+        for _ in range(REDETECTIONS + 1):
+            converged, joint, gap, contact_rows.passes, flight_valid = self._contact_loop.correct_positions(
+                a, s, arrays, self._rows, self._flight, work, h, self._counters, loop_drives,
+                *contact_rows.loop_arrays(h), CONTACT_TIGHTNESS, contact_rows.passes)
+            more = self._uncovered(contact_rows) if converged else None
+            if more is None or not len(more):
+                break
+            contact_rows = contact_rows.with_more(self.model, self, more, self.state.frames)
+        self._flight_valid = bool(flight_valid)
+        self._warm_position = contact_rows.impulses()
+        return bool(converged), int(joint), float(gap), contact_rows
+
+    def _uncovered(self, contact_rows: ContactRows) -> Contacts:
+        """The points of the manifolds at the corrected look-ahead whose features the rows do not hold
+        and that lie deeper than UNCOVERED_DEPTH Dmax."""
+        ahead = Frames(self._flight.position, self._flight.rotation)
+        dmax = self.model.settings.dmax
+        later = find_contacts(self.model, ahead, ahead)
+        held = set(contact_rows.contacts.key)
+        return later.subset((later.separation(ahead) < -UNCOVERED_DEPTH * dmax)
+                            & np.array([key not in held for key in later.key], dtype=bool))
 
     def through_joints_of(self, model, jacobian: np.ndarray):
         """Contact rows (k, 6n) as the joints let them act: (response (6n, k), matrix (k, k)); see
@@ -387,7 +394,7 @@ class Simulation:
                                    np.zeros(len(contacts), dtype=bool), target)
             except LemkeFailure:  # with the joints' impulses in, Lemke ended on a ray
                 return Failure(LCP_GAVE_UP, -1, 0.0)
-            converged, joint, gap = self._correct_positions(arrays, h, None)
+            converged, joint, gap, _ = self._correct_positions(arrays, h, None)
             if not converged:
                 return Failure(self._kernels.GAP, joint, gap)
         return None
@@ -493,14 +500,14 @@ class Simulation:
 def _overlap_warnings(model, contacts, gap: np.ndarray) -> list[str]:
     """One warning per pair of shapes that overlap at the start, naming both and the depth."""
     deepest: dict[tuple[str, str], float] = {}
-    for key, body_b, depth in zip(contacts.key, contacts.body_b, -gap):
+    for key, body_a, body_b, depth in zip(contacts.key, contacts.body_a, contacts.body_b, -gap):
         kind, index = key[0], key[1]
         if kind == "plane":
             other = f"obstacle '{model.contacts.planes[index]['name']}'"
         elif kind == "mesh":
             other = f"obstacle '{model.contacts.meshes[index][0]['name']}'"
         else:
-            other = f"body '{model.body_names[index]}'"
+            other = f"body '{model.body_names[body_a]}'"
         pair = (f"body '{model.body_names[body_b]}'", other)
         deepest[pair] = max(deepest.get(pair, 0.0), float(depth))
     return [f"{body} starts {1000 * depth:.3g} mm inside {other}; they are pushed apart at up to "

@@ -1,15 +1,24 @@
-"""Finding contacts: every one is a probe point of body b (with a radius) against a tangent plane
-fixed in body a (the world for obstacles). The same description measures the separation at t, at
-the look-ahead, or anywhere in between, so the correction loop can treat a contact like a joint.
+"""Finding contacts: the contact manifolds of the shapes that come near within the step (the
+narrow phase, kernels/narrow_phase.py) and the corners of bodies near meshes (mesh_probes.py), each
+point a probe of body b (with a radius) against a tangent plane fixed in body a (the world for
+obstacles). The same description measures the
+separation at t, at the look-ahead, or anywhere in between, so the correction loop can treat a
+contact like a joint.
+
+The broad phase here keeps the pairs whose bounding spheres (a slot's reach about its body's centre)
+come within MARGIN over the step, and asks the narrow phase for points within MARGIN plus how far
+the pair may move towards each other in the step; of those, the points within MARGIN now or at the
+look-ahead are the step's contacts.
 """
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..frames import Frames
+from .mesh_probes import against_meshes
 
-# A probe nearer than this to a surface (or about to be, within the step) is a contact candidate;
-# candidates that stay apart exert nothing, so the margin only costs a little work.
+# Points nearer than this (or about to be, within the step) are contacts; those that stay apart
+# exert nothing, so the margin only costs a little work.
 MARGIN = 1e-3
 
 
@@ -17,7 +26,7 @@ MARGIN = 1e-3
 class Contacts:
     """m contacts at one instant."""
 
-    key: list  # (m,) hashable identity of each contact (probe and surface), to follow it across steps
+    key: list  # (m,) (kind, a, slot b, feature id): the same while the same features touch, across steps
     body_a: np.ndarray  # (m,) body carrying the surface (0 for the world and obstacles)
     body_b: np.ndarray  # (m,) body carrying the probe
     probe_b: np.ndarray  # (m, 3) probe centre in b's principal frame
@@ -71,243 +80,139 @@ FIELDS = ("body_a", "body_b", "probe_b", "radius", "surface_a", "normal_a", "fri
 
 
 def find_contacts(model, now: Frames, ahead: Frames) -> Contacts:
-    """Every probe-surface pair that is within MARGIN now or at the look-ahead."""
+    """Every contact point within MARGIN now or at the look-ahead: the manifolds of bodies and
+    planes, the probes of bodies against meshes (contact/mesh_probes.py)."""
     layout = model.contacts
-    parts = []
-    if len(layout.probe_body) and _anything_near(layout, now, ahead):
-        centre_now = now.points(layout.probe_body, layout.probe_local)
-        centre_ahead = ahead.points(layout.probe_body, layout.probe_local)
-        for index, plane in enumerate(layout.planes):
-            parts.append(_against_plane(model, index, plane, centre_now, centre_ahead))
-        for index, (mesh, bvh) in enumerate(layout.meshes):
-            parts.append(_against_mesh(model, index, mesh, bvh, now, centre_now, centre_ahead))
-        parts.append(_against_round_bodies(model, now, ahead, centre_now, centre_ahead))
-        parts.append(_against_boxes(model, now, ahead, centre_now, centre_ahead))
-        parts.append(_against_convex(model, now, ahead, centre_now, centre_ahead))
-    return _joined(model, [p for p in parts if p is not None])
+    if not len(layout.shapes.kind):
+        return _empty()
+    on_meshes = [Contacts(*part) for part in against_meshes(model, now, ahead, MARGIN)]
+    pair_kind, pair_a, pair_b, pair_margin = _near_pairs(layout, now, ahead)
+    if not len(pair_kind):
+        return _joined_all(on_meshes)
+    contacts = _manifold_points(layout, now, pair_kind, pair_a, pair_b, pair_margin)
+    if ahead is now:
+        return _joined_all([contacts.subset(contacts.separation(now) < MARGIN)] + on_meshes)
+    # the features that touch at the look-ahead too: a box tipping from one edge onto a face meets the
+    # floor with corners that are not on the face it touched with at first
+    later = _manifold_points(layout, ahead, pair_kind, pair_a, pair_b, pair_margin)
+    contacts = with_look_ahead(contacts, later, ahead, model.settings.dmax)
+    near = contacts.subset(np.minimum(contacts.separation(now), contacts.separation(ahead)) < MARGIN)
+    return _joined_all([near] + on_meshes)
 
 
-def _anything_near(layout, now: Frames, ahead: Frames) -> bool:
-    """Whether any body may be within MARGIN of a plane, a mesh's box or another body now or at the
-    look-ahead, by the spheres holding each body's probes and surface (ContactLayout.body_reach)."""
-    moving = layout.moving_probe_bodies
-    if len(moving):
-        reach = layout.body_reach[moving] + MARGIN
-        for plane in layout.planes:
-            normal, point = np.asarray(plane["normal"]), np.asarray(plane["point"])
-            height = np.minimum((now.position[moving] - point) @ normal, (ahead.position[moving] - point) @ normal)
-            if np.any(height < reach):
-                return True
-        for low, high in layout.mesh_bounds:
-            lowest = np.minimum(now.position[moving], ahead.position[moving]) - reach[:, None]
-            highest = np.maximum(now.position[moving], ahead.position[moving]) + reach[:, None]
-            if np.any(np.all((lowest <= high) & (highest >= low), axis=1)):
-                return True
-    pairs = layout.pair_bodies
-    if not len(pairs):
-        return False
-    a, b = pairs[:, 0], pairs[:, 1]
-    reach = layout.body_reach[a] + layout.body_reach[b] + MARGIN
-    offset_now, offset_ahead = now.position[a] - now.position[b], ahead.position[a] - ahead.position[b]
-    # along a straight relative path the centres come no nearer than (|start| + |end| - path) / 2
-    closest = 0.5 * (np.linalg.norm(offset_now, axis=1) + np.linalg.norm(offset_ahead, axis=1)
-                     - np.linalg.norm(offset_ahead - offset_now, axis=1))
-    return bool(np.any(closest < reach))
+def _joined_all(parts: list) -> "Contacts":
+    joined_so_far = _empty()
+    for part in parts:
+        joined_so_far = joined(joined_so_far, part)
+    return joined_so_far
 
 
-def _pair_surface(model, body_b: np.ndarray, friction_a, restitution_a) -> tuple[np.ndarray, np.ndarray]:
-    layout = model.contacts
-    friction = np.sqrt(layout.body_friction[body_b] * friction_a)  # the geometric mean of the pair
-    restitution = np.maximum(layout.body_restitution[body_b], restitution_a)  # the larger of the pair
-    return friction, restitution
+def with_look_ahead(contacts: Contacts, later: Contacts, ahead: Frames, dmax: float) -> Contacts:
+    """The contacts with the points of the look-ahead's manifolds they lack: new features are added,
+    and a known feature whose point has moved by more than Dmax (no material point: where a box's
+    edge crosses an edge or a side of the face below, the crossing slides along the edge as the box
+    moves) takes the look-ahead's point, where the step will end. Keeping both would put two
+    contacts with slightly different normals at nearly one place, whose friction the passes cannot
+    divide between them."""
+    if not len(later):
+        return contacts
+    if not len(contacts):
+        return later
+    row_of = {key: row for row, key in enumerate(contacts.key)}
+    same = np.array([row_of.get(key, -1) for key in later.key], dtype=int)
+    known = same >= 0
+    moved = known & (np.linalg.norm(ahead.points(later.body_b, later.probe_b)
+                                    - ahead.points(contacts.body_b[same], contacts.probe_b[same]), axis=1) > dmax)
+    if moved.any():
+        contacts = Contacts(list(contacts.key), *(getattr(contacts, f).copy() for f in FIELDS))
+        for f in FIELDS:
+            getattr(contacts, f)[same[moved]] = getattr(later, f)[moved]
+    return joined(contacts, later.subset(~known))
 
 
-def _candidates(model, probes: np.ndarray, gap_now, gap_ahead) -> np.ndarray:
-    moving = model.body_dynamic[model.contacts.probe_body[probes]]
-    return probes[moving & (np.minimum(gap_now, gap_ahead) < MARGIN)]
+def _manifold_points(layout, frames: Frames, pair_kind, pair_a, pair_b, pair_margin) -> Contacts:
+    """The contacts of the pairs' manifolds in the given frames, fixed in their bodies from there on."""
+    from ..kernels import narrow_phase  # compiled on first use: building a model never imports numba
+
+    source, bodies, probe_b, radius, surface_a, normal_a, segment_a, radius_a = narrow_phase.contact_points(
+        layout.shapes, frames.position, frames.rotation, pair_kind, pair_a, pair_b, pair_margin, layout.plane_point,
+        layout.plane_normal)
+    body_a, body_b = bodies[:, 0], bodies[:, 1]
+    friction, restitution = _pair_surface(layout, source, body_a, body_b)
+    keys = [(KIND_NAMES[kind], int(index), int(slot), int(feature)) for kind, index, slot, feature in source.tolist()]
+    return Contacts(keys, body_a, body_b, probe_b, radius, surface_a, normal_a, friction, restitution, segment_a,
+                    radius_a)
 
 
-def _against_plane(model, index: int, plane: dict, centre_now, centre_ahead):
-    layout = model.contacts
-    normal, point = np.asarray(plane["normal"]), np.asarray(plane["point"])
-    gap_now = (centre_now - point) @ normal - layout.probe_radius
-    gap_ahead = (centre_ahead - point) @ normal - layout.probe_radius
-    probes = _candidates(model, np.arange(len(layout.probe_body)), gap_now, gap_ahead)
-    if not len(probes):
-        return None
-    bodies = layout.probe_body[probes]
-    friction, restitution = _pair_surface(model, bodies, plane["friction"], plane["restitution"])
-    count = len(probes)
-    return ([("plane", index, int(p)) for p in probes], np.zeros(count, dtype=int), bodies, layout.probe_local[probes],
-            layout.probe_radius[probes], np.tile(point, (count, 1)), np.tile(normal, (count, 1)), friction, restitution,
-            np.zeros((count, 2, 3)), np.zeros(count))
+def joined(first: Contacts, second: Contacts) -> Contacts:
+    """The contacts of both."""
+    if not len(second):
+        return first
+    return Contacts(first.key + second.key, *(np.concatenate((getattr(first, f), getattr(second, f))) for f in FIELDS))
 
 
-def _against_mesh(model, index: int, mesh: dict, bvh, now: Frames, centre_now, centre_ahead):
-    """Each probe against the nearest triangle of the mesh near its path through the step.
-
-    Triangles are two-sided, as a modeller expects of a floor after Flip Normals or a single-sheet
-    wall met from behind: a probe meets a triangle's face from the side it is on. A probe within
-    MARGIN of the face's plane may be resting on it with a little overlap, so there the side is that
-    of its body's centre of mass (a convex body touching a face lies on one side of it, its centre
-    included); any further, the probe's own side."""
-    layout = model.contacts
-    # a probe whose path is not finite (a diverging state, which the step reports) would meet every box
-    finite_path = np.isfinite(centre_now).all(axis=1) & np.isfinite(centre_ahead).all(axis=1)
-    probes = np.flatnonzero(model.body_dynamic[layout.probe_body] & finite_path)
-    reach = (layout.probe_radius[probes] + MARGIN)[:, None]
-    low = np.minimum(centre_now[probes], centre_ahead[probes]) - reach
-    high = np.maximum(centre_now[probes], centre_ahead[probes]) + reach
-    found_start, triangles = bvh.near(low, high)
-    if not len(triangles):
-        return None
-    pair_probe = np.repeat(probes, np.diff(found_start))  # (K,) the probe of each (probe, triangle) pair
-    closest = _closest_on_triangles(centre_now[pair_probe], bvh.corners[triangles])
-    distance = np.linalg.norm(centre_now[pair_probe] - closest, axis=1)
-    by_probe = np.lexsort((distance, pair_probe))  # each probe's pairs, nearest first
-    nearest = by_probe[np.r_[True, np.diff(pair_probe[by_probe]) != 0]]
-    probe, triangle, closest, distance = pair_probe[nearest], triangles[nearest], closest[nearest], distance[nearest]
-    offset = centre_now[probe] - closest
-    face_normal = bvh.normals[triangle]
-    height = np.einsum("mi,mi->m", offset, face_normal)
-    bodies = layout.probe_body[probe]
-    centre_height = np.einsum("mi,mi->m", now.position[bodies] - closest, face_normal)
-    side = np.where(np.abs(height) > MARGIN, np.sign(height), np.sign(centre_height))
-    face_normal = np.where(side[:, None] < 0, -face_normal, face_normal)
-    # a probe over the face takes the face's plane; one beyond an edge or corner, the plane facing it
-    over_face = (distance <= 1e-9) | (np.abs(height) >= distance * (1 - 1e-9))
-    normal = np.where(over_face[:, None], face_normal, offset / np.maximum(distance, 1e-300)[:, None])
-    gap_now = np.einsum("mi,mi->m", offset, normal) - layout.probe_radius[probe]
-    gap_ahead = np.einsum("mi,mi->m", centre_ahead[probe] - closest, normal) - layout.probe_radius[probe]
-    near = np.minimum(gap_now, gap_ahead) < MARGIN
-    if not near.any():
-        return None
-    probe, bodies, count = probe[near], bodies[near], int(near.sum())
-    friction, restitution = _pair_surface(model, bodies, mesh["friction"], mesh["restitution"])
-    return ([("mesh", index, int(t), int(p)) for t, p in zip(triangle[near], probe)], np.zeros(count, dtype=int),
-            bodies, layout.probe_local[probe], layout.probe_radius[probe], closest[near], normal[near], friction,
-            restitution, np.zeros((count, 2, 3)), np.zeros(count))
+KIND_NAMES = ("body", "plane")  # by narrow_phase.BODIES, PLANE
 
 
-def _against_round_bodies(model, now: Frames, ahead: Frames, centre_now, centre_ahead):
-    """Probes of every other body against spheres and capsules (a segment with a radius)."""
-    layout = model.contacts
-    if not len(layout.round_body):
-        return None
-    parts = []
-    for slot, body_a in enumerate(layout.round_body):
-        ends_now = now.points(np.full(2, body_a), layout.round_ends[slot])
-        ends_ahead = ahead.points(np.full(2, body_a), layout.round_ends[slot])
-        others = _partner_probes(model, body_a)
-        if not len(others):
-            continue
-        nearest_now = _closest_on_segment(centre_now[others], ends_now)
-        nearest_ahead = _closest_on_segment(centre_ahead[others], ends_ahead)
-        reach = layout.round_radius[slot] + layout.probe_radius[others]
-        gap_now = np.linalg.norm(centre_now[others] - nearest_now, axis=1) - reach
-        gap_ahead = np.linalg.norm(centre_ahead[others] - nearest_ahead, axis=1) - reach
-        near = np.minimum(gap_now, gap_ahead) < MARGIN
-        if not near.any():
-            continue
-        probes = others[near]
-        direction = centre_now[probes] - nearest_now[near]
-        length = np.linalg.norm(direction, axis=1, keepdims=True)
-        normal = np.where(length > 1e-12, direction / np.maximum(length, 1e-300), [0.0, 0.0, 1.0])
-        surface = nearest_now[near] + layout.round_radius[slot] * normal
-        bodies_a = np.full(len(probes), body_a)
-        parts.append(_surface_part(model, "round", body_a, probes, now.to_local_points(bodies_a, surface),
-                                   now.to_local_vectors(bodies_a, normal), layout.round_ends[slot],
-                                   layout.round_radius[slot]))
-    return _stacked(parts) if parts else None
+def _near_pairs(layout, now: Frames, ahead: Frames):
+    """The broad phase: (kind, a, b, margin) arrays of the pairs the narrow phase looks at, as
+    kernels/narrow_phase.contact_points takes them."""
+    shapes, reach = layout.shapes, layout.slot_reach
+    body = shapes.body
+    start, end = now.position[body], ahead.position[body]  # (S, 3) each slot's body centre
+    # how far any point of the slot moves in the step: its centre's path and its reach turned through
+    # the angle of the body's rotation over the step (a chord is shorter than its arc)
+    turn_cos = 0.5 * (np.einsum("sij,sij->s", now.rotation[body], ahead.rotation[body]) - 1.0)
+    sweep = np.linalg.norm(end - start, axis=1) + reach * np.arccos(np.clip(turn_cos, -1.0, 1.0))
+    kinds: list[np.ndarray] = []  # per group of pairs: their kind, a, b and margin
+    firsts: list[np.ndarray] = []
+    seconds: list[np.ndarray] = []
+    margins: list[np.ndarray] = []
+    pairs = layout.slot_pairs
+    if len(pairs):
+        a, b = pairs[:, 0], pairs[:, 1]
+        offset_now, offset_ahead = start[a] - start[b], end[a] - end[b]
+        # along a straight relative path the centres come no nearer than (|start| + |end| - path) / 2
+        closest = 0.5 * (np.linalg.norm(offset_now, axis=1) + np.linalg.norm(offset_ahead, axis=1)
+                         - np.linalg.norm(offset_ahead - offset_now, axis=1))
+        near = closest < reach[a] + reach[b] + sweep[a] + sweep[b] + MARGIN
+        _add(kinds, firsts, seconds, margins, BODIES_KIND, a[near], b[near], MARGIN + sweep[a[near]] + sweep[b[near]])
+    moving = np.flatnonzero(layout.slot_moves & np.isfinite(start).all(axis=1) & np.isfinite(end).all(axis=1))
+    for plane, (point, normal) in enumerate(zip(layout.plane_point, layout.plane_normal)):
+        height = np.minimum((start[moving] - point) @ normal, (end[moving] - point) @ normal)
+        near = moving[height < reach[moving] + MARGIN]
+        _add(kinds, firsts, seconds, margins, PLANE_KIND, np.full(len(near), plane), near, MARGIN + sweep[near])
+    if not kinds:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
+    return (np.concatenate(kinds), np.concatenate(firsts), np.concatenate(seconds), np.concatenate(margins))
 
 
-def _partner_probes(model, body_a: int) -> np.ndarray:
-    """Probes of the bodies that may touch body a (not a itself, not joined to it, not both fixed)."""
-    pairs, probe_body = model.contacts.touching_pairs, model.contacts.probe_body
-    return np.array([p for p in range(len(probe_body)) if (int(body_a), int(probe_body[p])) in pairs], dtype=int)
+BODIES_KIND, PLANE_KIND = 0, 1  # kernels/narrow_phase.BODIES, PLANE
 
 
-def _surface_part(model, kind: str, body_a: int, probes: np.ndarray, surface_local, normal_local, segment=None,
-                  radius_a: float = 0.0):
-    """The contacts of some probes against a surface of body a (points and normals in a's frame)."""
-    layout = model.contacts
-    count = len(probes)
-    bodies_b = layout.probe_body[probes]
-    friction, restitution = _pair_surface(model, bodies_b, layout.body_friction[body_a],
-                                          layout.body_restitution[body_a])
-    segments = np.zeros((count, 2, 3)) if segment is None else np.tile(segment, (count, 1, 1))
-    return ([(kind, int(body_a), int(p)) for p in probes], np.full(count, body_a), bodies_b, layout.probe_local[probes],
-            layout.probe_radius[probes], surface_local, normal_local, friction, restitution, segments,
-            np.full(count, radius_a))
+def _add(kinds: list, firsts: list, seconds: list, margins: list, kind: int, a, b, margin) -> None:
+    if len(a):
+        kinds.append(np.full(len(a), kind, dtype=np.int64))
+        firsts.append(np.asarray(a, dtype=np.int64))
+        seconds.append(np.asarray(b, dtype=np.int64))
+        margins.append(np.asarray(margin, dtype=float))
 
 
-def _against_boxes(model, now: Frames, ahead: Frames, centre_now, centre_ahead):
-    """Probes of every other body against the faces of box bodies: the box's nearest face plane (or,
-    outside an edge or corner, the plane facing the probe)."""
-    layout = model.contacts
-    parts = []
-    for slot, body_a in enumerate(layout.box_body):
-        others = _partner_probes(model, body_a)
-        if not len(others):
-            continue
-        axes, half, centre = layout.box_axes[slot], layout.box_half[slot], layout.box_centre[slot]
-        local_now = (now.to_local_points(np.full(len(others), body_a), centre_now[others]) - centre) @ axes.T
-        local_ahead = (ahead.to_local_points(np.full(len(others), body_a), centre_ahead[others]) - centre) @ axes.T
-        radius = layout.probe_radius[others]
-        surface_now, normal_now, gap_now = _box_plane(local_now, half, radius)
-        _, _, gap_ahead = _box_plane(local_ahead, half, radius)
-        near = np.minimum(gap_now, gap_ahead) < MARGIN
-        if not near.any():
-            continue
-        # back to the principal frame of a
-        parts.append(_surface_part(model, "box", body_a, others[near], surface_now[near] @ axes + centre,
-                                   normal_now[near] @ axes))
-    return _stacked(parts) if parts else None
+def _pair_surface(layout, source: np.ndarray, body_a: np.ndarray, body_b: np.ndarray):
+    """(m,) friction (the geometric mean of the pair's) and restitution (the larger) of each point."""
+    friction_a, restitution_a = layout.body_friction[body_a].copy(), layout.body_restitution[body_a].copy()
+    on = source[:, 0] == PLANE_KIND
+    if on.any():
+        friction_a[on] = [layout.planes[i]["friction"] for i in source[on, 1]]
+        restitution_a[on] = [layout.planes[i]["restitution"] for i in source[on, 1]]
+    return (np.sqrt(layout.body_friction[body_b] * friction_a),
+            np.maximum(layout.body_restitution[body_b], restitution_a))
 
 
-def _against_convex(model, now: Frames, ahead: Frames, centre_now, centre_ahead):
-    """Probes of every other body against the face planes of convex bodies: the face a probe is
-    furthest out from (exact over a face, conservative near edges and corners)."""
-    layout = model.contacts
-    parts = []
-    for body_a, normals, offsets in layout.convex_surfaces:
-        others = _partner_probes(model, body_a)
-        if not len(others):
-            continue
-        bodies = np.full(len(others), body_a)
-        local_now = now.to_local_points(bodies, centre_now[others])
-        local_ahead = ahead.to_local_points(bodies, centre_ahead[others])
-        radius = layout.probe_radius[others]
-        heights_now = local_now @ normals.T - offsets
-        face = np.argmax(heights_now, axis=1)
-        gap_now = heights_now[np.arange(len(others)), face] - radius
-        gap_ahead = (local_ahead @ normals.T - offsets).max(axis=1) - radius
-        near = np.minimum(gap_now, gap_ahead) < MARGIN
-        if not near.any():
-            continue
-        face = face[near]
-        surface = local_now[near] - heights_now[near, face][:, None] * normals[face]  # onto the face's plane
-        parts.append(_surface_part(model, "convex", body_a, others[near], surface, normals[face]))
-    return _stacked(parts) if parts else None
-
-
-def _box_plane(points: np.ndarray, half: np.ndarray, radius: np.ndarray):
-    """For points in a box's frame: the tangent plane each meets (a point on it, its outward normal)
-    and the signed gap to a sphere of `radius` about the point."""
-    clamped = np.clip(points, -half, half)
-    offset = points - clamped
-    distance = np.linalg.norm(offset, axis=1)
-    outside = distance > 1e-12
-    # inside: the face of least depth
-    depth = half - np.abs(points)
-    face = np.argmin(depth, axis=1)
-    inside_normal = np.zeros_like(points)
-    inside_normal[np.arange(len(points)), face] = np.sign(points[np.arange(len(points)), face]) + (
-        points[np.arange(len(points)), face] == 0)
-    normal = np.where(outside[:, None], offset / np.maximum(distance, 1e-300)[:, None], inside_normal)
-    surface = np.where(outside[:, None], clamped, points + normal * depth[np.arange(len(points)), face][:, None])
-    gap = np.where(outside, distance, -depth[np.arange(len(points)), face]) - radius
-    return surface, normal, gap
+def _empty() -> Contacts:
+    empty = np.zeros((0, 3))
+    return Contacts([], np.zeros(0, dtype=int), np.zeros(0, dtype=int), empty, np.zeros(0), empty, empty,
+                    np.zeros(0), np.zeros(0), np.zeros((0, 2, 3)), np.zeros(0))
 
 
 def _closest_on_segment(points: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -318,47 +223,3 @@ def _closest_on_segment(points: np.ndarray, ends: np.ndarray) -> np.ndarray:
         return np.tile(start, (len(points), 1))
     along = np.clip((points - start) @ axis / length2, 0.0, 1.0)
     return start + along[:, None] * axis
-
-
-def _closest_on_triangles(point: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """(T, 3) closest points of T triangles (T, 3, 3) to one point (Ericson's region tests, vectorised)."""
-    a, b, c = corners[:, 0], corners[:, 1], corners[:, 2]
-    ab, ac, ap = b - a, c - a, point - a
-    d1, d2 = np.einsum("ti,ti->t", ab, ap), np.einsum("ti,ti->t", ac, ap)
-    bp = point - b
-    d3, d4 = np.einsum("ti,ti->t", ab, bp), np.einsum("ti,ti->t", ac, bp)
-    cp = point - c
-    d5, d6 = np.einsum("ti,ti->t", ab, cp), np.einsum("ti,ti->t", ac, cp)
-    va, vb, vc = d3 * d6 - d5 * d4, d5 * d2 - d1 * d6, d1 * d4 - d3 * d2
-    total = np.where(np.abs(va + vb + vc) > 1e-300, va + vb + vc, 1e-300)
-    # the face's formula is evaluated for every triangle but kept only where the point lies over the
-    # face; elsewhere it may overflow for a point astronomically far (a diverging state, reported by the step)
-    with np.errstate(over="ignore", invalid="ignore"):
-        result = a + (vb / total)[:, None] * ab + (vc / total)[:, None] * ac
-    regions = [
-        (vc <= 0) & (d1 >= 0) & (d3 <= 0), a + _ratio(d1, d1 - d3)[:, None] * ab,  # edge ab
-        (vb <= 0) & (d2 >= 0) & (d6 <= 0), a + _ratio(d2, d2 - d6)[:, None] * ac,  # edge ac
-        (va <= 0) & (d4 - d3 >= 0) & (d5 - d6 >= 0), b + _ratio(d4 - d3, (d4 - d3) + (d5 - d6))[:, None] * (c - b),
-        (d6 >= 0) & (d5 <= d6), c, (d3 >= 0) & (d4 <= d3), b, (d1 <= 0) & (d2 <= 0), a,  # corners
-    ]
-    for k in range(0, len(regions), 2):  # later tests win: corners over edges over the face
-        result = np.where(regions[k][:, None], regions[k + 1], result)
-    return result
-
-
-def _ratio(top, bottom):
-    return top / np.where(np.abs(bottom) > 1e-300, bottom, 1e-300)
-
-
-def _stacked(parts: list):
-    keys = [key for part in parts for key in part[0]]
-    return (keys, *(np.concatenate([part[i] for part in parts]) for i in range(1, 11)))
-
-
-def _joined(model, parts: list) -> Contacts:
-    if not parts:
-        empty = np.zeros((0, 3))
-        return Contacts([], np.zeros(0, dtype=int), np.zeros(0, dtype=int), empty, np.zeros(0), empty, empty,
-                        np.zeros(0), np.zeros(0), np.zeros((0, 2, 3)), np.zeros(0))
-    keys, *arrays = _stacked(parts)
-    return Contacts(keys, *arrays)

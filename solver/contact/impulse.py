@@ -13,7 +13,7 @@ import numpy as np
 from ..frames import Frames
 from ..rotation import perpendicular_basis
 from .jacobian import contact_jacobian
-from .detection import Contacts
+from .detection import Contacts, joined
 
 # Separations below this count as touching (a contact pair); above it a pair that closes within the
 # step is a collision ahead, which shortens the step.
@@ -66,26 +66,44 @@ class ContactRows:
 
         self._kernels = contact
 
+    def with_more(self, model, rows, more: Contacts, frames: Frames) -> "ContactRows":
+        """These rows and those of `more` (at the same instant): these keep the impulses they have
+        taken this step (the twist holds them already), the new ones start from none."""
+        extended = ContactRows(model, rows, joined(self.contacts, more), frames)
+        extended.accumulated[:len(self.contacts)] = self.accumulated
+        extended.passes = self.passes
+        return extended
+
+    def warm_start(self, previous: dict, twist: np.ndarray, scale: float) -> None:
+        """Starts each contact from the impulses it took in the same pass of the last sub-step (by key,
+        times `scale`, the ratio of the sub-steps' lengths) and applies them: a resting stack's are
+        nearly this step's, so the passes only correct them (Box2D's warm starting) instead of building
+        the stack's support from nothing every step."""
+        for row, key in enumerate(self.contacts.key):
+            impulse = previous.get(key)
+            if impulse is not None:
+                self.accumulated[row] = scale * impulse
+        if self.accumulated.any():
+            twist += self.response @ self.accumulated.reshape(-1)
+
+    def impulses(self) -> dict:
+        """{key: (3,) normal, tangent, binormal impulse} of this step, for the next one's warm start."""
+        return dict(zip(self.contacts.key, self.accumulated.copy()))
+
     def overlapping_keys(self) -> set:
         return {key for key, overlapping in zip(self.contacts.key, self.overlapping) if overlapping}
-
-    def slip_and_gap(self, frames_h: Frames) -> tuple[np.ndarray, np.ndarray]:
-        """At the look-ahead: (m,) separations and (m, 2) tangential displacement of b against a."""
-        displacement = frames_h.points(self.contacts.body_b, self.local_b) - frames_h.points(self.contacts.body_a,
-                                                                                           self.local_a)
-        slip = np.einsum("mki,mi->mk", self.directions[:, 1:], displacement)
-        return self.contacts.separation(frames_h), slip
 
     def rates(self, twist: np.ndarray) -> np.ndarray:
         return (self.jacobian @ twist).reshape(-1, 3)
 
-    def solve(self, twist: np.ndarray, gap_h, slip_h, rates_at_look, h: float) -> float:
-        """One projected Gauss-Seidel pass in the correction loop (kernels/contact.position_pass); the
-        largest change, as a distance over h."""
-        self.passes += 1
-        return self._kernels.position_pass(self.jacobian, self.response, self.block, self.accumulated,
-                                           self.contacts.friction, gap_h - gap_targets(self.gap_now, self.overlapping, h),
-                                           slip_h, rates_at_look, twist, h, self.passes % 2 == 0)
+    def loop_arrays(self, h: float) -> tuple:
+        """What kernels/contact_loop.correct_positions takes of these contacts over a step of h, in its
+        order: from body to friction."""
+        c = self.contacts
+        return (np.column_stack((c.body_a, c.body_b)), c.probe_b, c.radius, c.surface_a, c.normal_a,
+                np.stack((self.local_a, self.local_b), axis=1), self.directions,
+                gap_targets(self.gap_now, self.overlapping, h), self.jacobian, self.response, self.block,
+                self.accumulated, c.friction)
 
     def impacts(self, twist: np.ndarray) -> None:
         """Every contact as an impact pair, a few passes (kernels/contact.impacts)."""

@@ -1,9 +1,7 @@
-"""Body shapes and obstacles: reading them from a mechanism file and reducing them to what the
-contact detection works with.
+"""Body shapes and obstacles: reading them from a mechanism file, and a convex shape's contact hull.
 
-A body shape becomes probe points fixed in the body, each with a radius: a sphere is its centre
-with its radius, a capsule its two cap centres with its radius, a box its eight corners, a convex
-shape the corners of its hull, a point set its points. Obstacles are planes and triangle meshes,
+Shapes are spheres, capsules, boxes, convex shapes (contact by the hull of their points) and point
+sets; shape_table.py lays them out for the narrow phase. Obstacles are planes and triangle meshes,
 fixed in the world.
 """
 import numpy as np
@@ -14,7 +12,7 @@ from .hull import Hull, convex_hull, spans_volume
 
 SHAPES = ("sphere", "capsule", "box", "convex", "points")
 # Corners of a convex shape's contact hull, at most (PhysX limits GPU hulls to 64 vertices, Bullet's
-# btShapeHull keeps 42): each is a probe, tested against every surface near it at every step.
+# btShapeHull keeps 42): the separating axis test and a mesh's probes go over every corner.
 MAX_HULL_VERTICES = 64
 OBSTACLES = ("plane", "mesh")
 
@@ -48,26 +46,8 @@ def read_shape(reader: RecordReader) -> dict | None:
     return shape
 
 
-def probe_points(shape: dict) -> tuple[np.ndarray, np.ndarray]:
-    """(k, 3) points in the user's body frame and (k,) radii (for every shape but convex ones,
-    whose probes are the corners of their contact hull)."""
-    kind = shape["type"]
-    if kind == "sphere":
-        return np.zeros((1, 3)), np.array([shape["radius"]])
-    if kind == "capsule":
-        half = 0.5 * shape["length"]
-        return np.array([[0.0, 0.0, -half], [0.0, 0.0, half]]), np.full(2, shape["radius"])
-    if kind == "box":
-        half = 0.5 * np.asarray(shape["size"])
-        corners = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float)
-        return corners * half + np.asarray(shape["centre"]), np.zeros(8)
-    points = np.asarray(shape["points"], dtype=float)
-    return points, np.zeros(len(points))
-
-
 def contact_hull(vertices: np.ndarray) -> Hull:
-    """A convex shape's hull as contacts use it: at most MAX_HULL_VERTICES corners, the probes of
-    the body, and its face planes, a surface for other bodies' probes."""
+    """A convex shape's hull as contacts use it: at most MAX_HULL_VERTICES corners and its face planes."""
     return convex_hull(vertices, MAX_HULL_VERTICES)
 
 

@@ -115,13 +115,14 @@ def test_a_uv_sphere_body_validates_quickly_with_a_bounded_hull():
     start = time.perf_counter()
     model = Model.from_dict(data)
     assert time.perf_counter() - start < 2.0
-    assert len(model.contacts.probe_local) == MAX_HULL_VERTICES
-    (body, normals, offsets), = model.contacts.convex_surfaces
-    assert body == 1 and len(normals) <= 2 * MAX_HULL_VERTICES - 4
+    shapes = model.contacts.shapes
+    corners = shapes.hull_vertices[shapes.hull_first_vertex[0]:shapes.hull_first_vertex[1]]
+    faces = shapes.hull_first_face[1] - shapes.hull_first_face[0]
+    assert list(shapes.body) == [1] and len(corners) == MAX_HULL_VERTICES and faces <= 2 * MAX_HULL_VERTICES - 4
     sim = Simulation(model)
     sim.run(0.5)  # it falls onto the floor and rests there on its hull's corners
-    probes = sim.state.frames.points(model.contacts.probe_body, model.contacts.probe_local)
-    assert probes[:, 2].min() > -1e-6
+    hull = sim.state.frames.points(np.ones(len(corners), dtype=int), corners)
+    assert hull[:, 2].min() > -1e-6
     mesh = sim.position("ball") + 0.1 * uv_sphere() @ quaternion_to_matrix(sim.orientation("ball")).T
     assert mesh[:, 2].min() > -0.06 * 0.1  # the sphere's own vertices sink at most the hull's omitted depth
 

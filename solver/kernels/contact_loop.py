@@ -1,0 +1,96 @@
+"""P-steps 1 and 2 with contact pairs (Schmitt §11): the correction loop in which the joints, the loop
+drives and the step's contact rows take turns until every joint gap is below Dmax and the contact
+impulses have settled, one kernel call per sub-step (contact/impulse.ContactRows builds the rows).
+
+Contact arrays, m contacts (as kernels/contact.py, plus their geometry):
+  body (m, 2)            body a (the surface), body b (the probe)
+  probe_b (m, 3)         the probe, b's principal frame; radius (m,) its radius
+  surface_a (m, 3)       a point of the tangent plane, a's principal frame; normal_a (m, 3) its normal
+  local (m, 2, 3)        the contact point as a material point of a and of b
+  directions (m, 3, 3)   rows: normal, tangent, binormal, world, at the start of the step
+  targets (m,)           the least look-ahead gap each contact is held to (contact/impulse.gap_targets)
+"""
+import numpy as np
+
+from .contact import position_pass
+from .correction import GROWTH_LIMIT, correct_joints, look
+from .drives import solve_loop_drives
+from .jit import kernel
+
+
+@kernel
+def gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions, position, rotation, gap, slip):
+    """In the frames given (position (n, 3), rotation (n, 3, 3)): each contact's separation (m,)
+    (negative: overlapping) and the displacement (m, 2) of b's contact point against a's along the
+    two tangents."""
+    world_b, world_a, normal = np.empty(3), np.empty(3), np.empty(3)
+    for c in range(body.shape[0]):
+        a, b = body[c, 0], body[c, 1]
+        for i in range(3):
+            world_b[i] = position[b, i] + rotation[b, i, 0] * probe_b[c, 0] + rotation[b, i, 1] * probe_b[c, 1] + rotation[
+                b, i, 2] * probe_b[c, 2]
+            world_a[i] = position[a, i] + rotation[a, i, 0] * surface_a[c, 0] + rotation[a, i, 1] * surface_a[
+                c, 1] + rotation[a, i, 2] * surface_a[c, 2]
+            normal[i] = rotation[a, i, 0] * normal_a[c, 0] + rotation[a, i, 1] * normal_a[c, 1] + rotation[
+                a, i, 2] * normal_a[c, 2]
+        gap[c] = (world_b[0] - world_a[0]) * normal[0] + (world_b[1] - world_a[1]) * normal[1] + (
+            world_b[2] - world_a[2]) * normal[2] - radius[c]
+        for i in range(3):
+            world_b[i] = position[b, i] + rotation[b, i, 0] * local[c, 1, 0] + rotation[b, i, 1] * local[
+                c, 1, 1] + rotation[b, i, 2] * local[c, 1, 2]
+            world_a[i] = position[a, i] + rotation[a, i, 0] * local[c, 0, 0] + rotation[a, i, 1] * local[
+                c, 0, 1] + rotation[a, i, 2] * local[c, 0, 2]
+        for k in range(2):
+            slip[c, k] = 0.0
+            for i in range(3):
+                slip[c, k] += directions[c, k + 1, i] * (world_b[i] - world_a[i])
+
+
+@kernel
+def correct_positions(model, settings, state, rows, flight, work, h, stats, loop_drives, body, probe_b, radius,
+                      surface_a, normal_a, local, directions, targets, jacobian, response, block, accumulated,
+                      friction, tightness, passes):
+    """The loop of sweeps: look ahead, correct the joints (and the loop drives), one projected
+    Gauss-Seidel pass over the contacts; it ends when no joint is off by Dmax, the drives have
+    settled and the contact impulses change by less than `tightness` Dmax. Returns (converged, the
+    worst joint, its gap, passes made, whether the last look-ahead still holds)."""
+    m = body.shape[0]
+    gap_h, slip_h = np.empty(m), np.empty((m, 2))
+    rates_at_look = np.empty((m, 3))
+    twist = state.twist.reshape(-1)
+    first_worst = -1.0
+    joints_settled = False
+    flight_valid = False
+    joint, gap = -1, 0.0
+    for _ in range(settings.max_corrections):
+        joint = look(model, settings, state, rows, flight, work, h)
+        gap = work.gaps[joint] if joint >= 0 else 0.0
+        if first_worst < 0.0:
+            first_worst = gap
+        if not np.isfinite(gap) or gap > GROWTH_LIMIT * max(first_worst, settings.dmax):
+            return False, joint, gap, passes, False
+        gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions, flight.position,
+                       flight.rotation, gap_h, slip_h)
+        for c in range(m):
+            gap_h[c] -= targets[c]
+            for r in range(3):
+                total = 0.0
+                for i in range(twist.shape[0]):
+                    total += jacobian[3 * c + r, i] * twist[i]
+                rates_at_look[c, r] = total
+        corrected = correct_joints(model, settings, state, rows, flight, work, h, stats)
+        drive_change = 0.0
+        if loop_drives:
+            drive_change = solve_loop_drives(model, rows, state.twist, state.axis_coordinate, work.coordinate_h,
+                                             work.rate_at_look, work.accumulated, state.time[0], h)
+        joints_settled = corrected == 0 and drive_change < settings.dmax
+        passes += 1
+        # a resting body must not creep: its contacts converge far below Dmax per step
+        contact_change = position_pass(jacobian, response, block, accumulated, friction, gap_h, slip_h, rates_at_look,
+                                       twist, h, passes % 2 == 0) / tightness
+        flight_valid = corrected == 0 and drive_change == 0.0 and contact_change == 0.0
+        if joints_settled and contact_change < settings.dmax:
+            return True, joint, gap, passes, flight_valid
+    # out of sweeps: the step stands if only the contacts' tight tolerance is missing (a smaller step
+    # would not converge them faster); the joints' failure halves it
+    return joints_settled, joint, gap, passes, flight_valid

@@ -1,0 +1,173 @@
+"""The narrow phase of one step: the manifold of every pair the broad phase found (contact/detection.py),
+as contact points, each a point fixed in body b (with a radius, for round shapes: the point on the
+axis) against a tangent plane fixed in body a, the description the contact rows work with.
+
+Pairs are (kind, a, b, margin): kind BODIES, a and b slots of the shape table (contact/shape_table.py;
+a is the polyhedron when one of them is); PLANE, a a plane. (Meshes meet bodies' corners:
+contact/mesh_probes.py.)
+"""
+import numpy as np
+
+from ..contact.polyhedron import Polyhedron
+from ..contact.shape_table import BOX, CAPSULE, HULL
+from .jit import kernel
+from .manifold import (box_box, box_capsule, box_pose, capsule_capsule, hull_box, hull_capsule, hull_hull, plane_box,
+                       plane_capsule, plane_hull)
+from .manifold_points import MAX_POINTS, Manifold
+
+BODIES, PLANE = 0, 1
+
+
+@kernel
+def hull_of(table, h):
+    """Hull h of the shape table as a Polyhedron of slices of the packed arrays."""
+    v0, v1 = table.hull_first_vertex[h], table.hull_first_vertex[h + 1]
+    f0, f1 = table.hull_first_face[h], table.hull_first_face[h + 1]
+    s0, s1 = table.hull_first_face_start[h], table.hull_first_face_start[h + 1]
+    c0, c1 = table.hull_first_corner[h], table.hull_first_corner[h + 1]
+    e0, e1 = table.hull_first_edge[h], table.hull_first_edge[h + 1]
+    return Polyhedron(table.hull_vertices[v0:v1], table.hull_face_normal[f0:f1], table.hull_face_offset[f0:f1],
+                      table.hull_face_start[s0:s1], table.hull_face_vertex[c0:c1], table.hull_face_edge[c0:c1],
+                      table.hull_edge_vertex[e0:e1], table.hull_edge_arc[e0:e1])
+
+
+@kernel
+def _new_manifold():
+    return Manifold(np.zeros((MAX_POINTS, 3)), np.zeros((MAX_POINTS, 3)), np.zeros(3), np.zeros(MAX_POINTS),
+                    np.zeros(MAX_POINTS, dtype=np.int64))
+
+
+@kernel
+def _world_ends(table, slot, position, rotation, ends):
+    body = table.body[slot]
+    for e in range(2):
+        for i in range(3):
+            ends[e, i] = position[body, i] + rotation[body, i, 0] * table.ends[slot, e, 0] + rotation[
+                body, i, 1] * table.ends[slot, e, 1] + rotation[body, i, 2] * table.ends[slot, e, 2]
+
+
+@kernel
+def _body_pair(table, slot_a, slot_b, position, rotation, margin, manifold):
+    """The manifold of two shaped bodies; a is a box or hull whenever one of them is."""
+    kind_a, kind_b = table.kind[slot_a], table.kind[slot_b]
+    body_a, body_b = table.body[slot_a], table.body[slot_b]
+    origin_a, frame_a = np.empty(3), np.empty((3, 3))
+    origin_b, frame_b = np.empty(3), np.empty((3, 3))
+    if kind_a == BOX:
+        box_pose(position[body_a], rotation[body_a], table.centre[slot_a], table.axes[slot_a], origin_a, frame_a)
+    else:
+        origin_a[:], frame_a[:] = position[body_a], rotation[body_a]
+    if kind_b == BOX:
+        box_pose(position[body_b], rotation[body_b], table.centre[slot_b], table.axes[slot_b], origin_b, frame_b)
+    else:
+        origin_b[:], frame_b[:] = position[body_b], rotation[body_b]
+    ends_a, ends_b = np.empty((2, 3)), np.empty((2, 3))
+    _world_ends(table, slot_b, position, rotation, ends_b)
+    if kind_a == BOX:
+        if kind_b == BOX:
+            return box_box(origin_a, frame_a, table.half[slot_a], origin_b, frame_b, table.half[slot_b], margin,
+                           manifold)
+        if kind_b == HULL:  # never built so (a hull is a when the other is a box), kept for completeness
+            return 0
+        return box_capsule(origin_a, frame_a, table.half[slot_a], ends_b, table.radius[slot_b], margin, manifold)
+    if kind_a == HULL:
+        hull_a = hull_of(table, table.hull[slot_a])
+        if kind_b == BOX:
+            return hull_box(origin_a, frame_a, hull_a, origin_b, frame_b, table.half[slot_b], margin, manifold)
+        if kind_b == HULL:
+            return hull_hull(origin_a, frame_a, hull_a, origin_b, frame_b, hull_of(table, table.hull[slot_b]), margin,
+                             manifold)
+        return hull_capsule(origin_a, frame_a, hull_a, ends_b, table.radius[slot_b], margin, manifold)
+    _world_ends(table, slot_a, position, rotation, ends_a)
+    return capsule_capsule(ends_a, table.radius[slot_a], ends_b, table.radius[slot_b], margin, manifold)
+
+
+@kernel
+def _against_plane(table, slot_b, point, normal, position, rotation, margin, manifold):
+    kind, body = table.kind[slot_b], table.body[slot_b]
+    if kind == BOX:
+        origin, frame = np.empty(3), np.empty((3, 3))
+        box_pose(position[body], rotation[body], table.centre[slot_b], table.axes[slot_b], origin, frame)
+        return plane_box(point, normal, origin, frame, table.half[slot_b], margin, manifold)
+    if kind == HULL:
+        return plane_hull(point, normal, position[body], rotation[body], hull_of(table, table.hull[slot_b]), margin,
+                          manifold)
+    ends = np.empty((2, 3))
+    _world_ends(table, slot_b, position, rotation, ends)
+    return plane_capsule(point, normal, ends, table.radius[slot_b], margin, manifold)
+
+
+@kernel
+def contact_points(table, position, rotation, pair_kind, pair_a, pair_b, pair_margin, plane_point, plane_normal):
+    """The contact points of every pair at the frames given (position (n, 3), rotation (n, 3, 3)):
+
+    source (m, 4) int64: BODIES | PLANE, slot a | plane, slot b, the manifold's feature id
+    body (m, 2) int64: body a (0, the world, for obstacles), body b
+    probe_b (m, 3): the point of b (on its surface, or on its axis for a capsule), b's principal frame
+    radius (m,): b's radius there (0 but for capsules and spheres)
+    surface_a (m, 3), normal_a (m, 3): the tangent plane, a's principal frame, its normal towards b
+    segment_a (m, 2, 3), radius_a (m,): a's axis and radius where a is a capsule or sphere (radius 0 else)
+
+    Planes are plane_point (P, 3), plane_normal (P, 3)."""
+    pairs = pair_kind.shape[0]
+    capacity = MAX_POINTS * pairs
+    source = np.empty((capacity, 4), dtype=np.int64)
+    body = np.empty((capacity, 2), dtype=np.int64)
+    probe_b, radius = np.empty((capacity, 3)), np.empty(capacity)
+    surface_a, normal_a = np.empty((capacity, 3)), np.empty((capacity, 3))
+    segment_a, radius_a = np.zeros((capacity, 2, 3)), np.zeros(capacity)
+    manifold = _new_manifold()
+    m = 0
+    for k in range(pairs):
+        slot_b, margin = pair_b[k], pair_margin[k]
+        if pair_kind[k] == BODIES:
+            count = _body_pair(table, pair_a[k], slot_b, position, rotation, margin, manifold)
+            m = _emit(table, manifold, count, BODIES, pair_a[k], slot_b, table.body[pair_a[k]], pair_a[k], position,
+                      rotation, source, body, probe_b, radius, surface_a, normal_a, segment_a, radius_a, m)
+        else:
+            count = _against_plane(table, slot_b, plane_point[pair_a[k]], plane_normal[pair_a[k]], position, rotation,
+                                   margin, manifold)
+            m = _emit(table, manifold, count, PLANE, pair_a[k], slot_b, 0, -1, position, rotation, source, body,
+                      probe_b, radius, surface_a, normal_a, segment_a, radius_a, m)
+    return (source[:m].copy(), body[:m].copy(), probe_b[:m].copy(), radius[:m].copy(), surface_a[:m].copy(),
+            normal_a[:m].copy(), segment_a[:m].copy(), radius_a[:m].copy())
+
+
+@kernel
+def _emit(table, manifold, count, kind, index, slot_b, body_a, slot_a, position, rotation, source, body, probe_b,
+          radius, surface_a, normal_a, segment_a, radius_a, m):
+    """Appends the manifold's points at row m on; returns the next free row. slot_a is a's shape slot,
+    -1 for an obstacle (its plane is fixed in the world, body 0)."""
+    body_b = table.body[slot_b]
+    r_b = table.radius[slot_b] if table.kind[slot_b] >= CAPSULE else 0.0
+    round_a = slot_a >= 0 and table.kind[slot_a] >= CAPSULE
+    for p in range(count):
+        source[m, 0], source[m, 1], source[m, 2], source[m, 3] = kind, index, slot_b, manifold.feature[p]
+        body[m, 0], body[m, 1] = body_a, body_b
+        for i in range(3):
+            # the point of b on its axis, so a rolling ball keeps one probe
+            world = manifold.point_b[p, i] + r_b * manifold.normal[i]
+            probe_b[m, i] = world - position[body_b, i]
+            surface_a[m, i] = manifold.point_a[p, i] - position[body_a, i]
+        _to_local(rotation[body_b], probe_b[m])
+        _to_local(rotation[body_a], surface_a[m])
+        for i in range(3):
+            normal_a[m, i] = manifold.normal[i]
+        _to_local(rotation[body_a], normal_a[m])
+        radius[m] = r_b
+        radius_a[m] = 0.0
+        if round_a:
+            radius_a[m] = table.radius[slot_a]
+            for e in range(2):
+                for i in range(3):
+                    segment_a[m, e, i] = table.ends[slot_a, e, i]
+        m += 1
+    return m
+
+
+@kernel
+def _to_local(rotation, vector):
+    """vector <- rotation^T vector, in place."""
+    x, y, z = vector[0], vector[1], vector[2]
+    for i in range(3):
+        vector[i] = rotation[0, i] * x + rotation[1, i] * y + rotation[2, i] * z
