@@ -1,0 +1,83 @@
+"""Lemke's algorithm (solver/contact/lemke.py over the kernel solver/kernels/lemke.py): every
+solution it returns satisfies the complementarity conditions, and a problem without one raises."""
+import numpy as np
+import pytest
+
+from mechbake.solver.contact.lemke import LemkeFailure, lemke
+
+
+def assert_complementary(M, q, z, tolerance=1e-9):
+    """w = M z + q >= 0, z >= 0, z.w = 0, up to round-off on the problem's scale."""
+    w = M @ z + q
+    scale = max(1.0, float(np.abs(q).max()), float(np.abs(M).max()) * float(np.abs(z).max(initial=0.0)))
+    assert z.min(initial=0.0) >= 0.0
+    assert w.min() >= -tolerance * scale
+    assert abs(z @ w) <= tolerance * scale * max(1.0, float(np.abs(z).sum()))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_positive_definite(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 16))
+    root = rng.standard_normal((n, n))
+    M = root @ root.T + 0.1 * np.eye(n)
+    q = rng.standard_normal(n)
+    z = lemke(M, q)
+    assert_complementary(M, q, z)
+
+
+def test_nonnegative_q_needs_no_pivot():
+    M = np.array([[2.0, 1.0], [1.0, 2.0]])
+    assert np.array_equal(lemke(M, np.array([0.0, 1.0])), np.zeros(2))
+
+
+def test_copositive_with_ties():
+    """A rank-one, copositive M with every q_i equal: the first ratio test ties in every row and
+    every later basis is degenerate, which the lexicographic rule has to resolve."""
+    n = 6
+    M = np.ones((n, n))
+    q = -np.ones(n)
+    z = lemke(M, q)
+    assert_complementary(M, q, z)
+    assert z.sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_stewart_trinkle_contact_problem(seed):
+    """Stewart and Trinkle's LCP for a box resting on four coplanar corners with a friction cone of
+    four edges (copositive, not copositive-plus): the impulse block is singular but for the small
+    compliance lcp.py adds, the friction rows have q = 0 and the normal rows tie."""
+    rng = np.random.default_rng(seed)
+    m, k = 4, 4
+    corners = np.array([[x, y, -0.2] for x in (-0.2, 0.2) for y in (-0.2, 0.2)])
+    angles = 2 * np.pi * np.arange(k) / k
+    edges = np.stack((np.cos(angles), np.sin(angles), np.zeros(k)), axis=1)
+    rows = []
+    for corner in corners:
+        for direction in np.vstack(([0.0, 0.0, 1.0], edges)):
+            rows.append(np.concatenate((direction, np.cross(corner, direction))))
+    jacobian = np.array(rows)  # (m (1 + k), 6): one body's twist
+    inverse_mass = np.diag([1 / 10.0] * 3 + [1 / (10.0 * 0.4 ** 2 / 6)] * 3)
+    impulse_block = jacobian @ inverse_mass @ jacobian.T
+    impulse_block += 1e-7 * np.abs(np.diag(impulse_block)).max() * np.eye(len(rows))
+    normal = np.arange(m) * (1 + k)
+    edge = (normal[:, None] + 1 + np.arange(k)).ravel()
+    order = np.concatenate((normal, edge))
+    size = m + m * k + m
+    M = np.zeros((size, size))
+    M[: m + m * k, : m + m * k] = impulse_block[np.ix_(order, order)]
+    incidence = np.kron(np.eye(m), np.ones((k, 1)))
+    M[m:m + m * k, m + m * k:] = incidence
+    M[m + m * k:, :m] = 0.5 * np.eye(m)
+    M[m + m * k:, m:m + m * k] = -incidence.T
+    sliding = rng.uniform(-0.05, 0.05, size=2) * rng.integers(0, 2)  # at rest or pushed sideways
+    q = np.concatenate((np.full(m, -9.81 * 0.01), np.tile(edges[:, :2] @ sliding, m), np.zeros(m)))
+    z = lemke(M, q)
+    assert_complementary(M, q, z)
+    assert z[:m].sum() > 0.0  # the weight is carried
+
+
+def test_no_solution_raises():
+    """w = -z - 1 is negative for every z >= 0: Lemke's algorithm ends on a secondary ray."""
+    with pytest.raises(LemkeFailure, match="secondary ray"):
+        lemke(np.array([[-1.0, 0.0], [0.0, -1.0]]), np.array([-1.0, 1.0]))
