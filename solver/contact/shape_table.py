@@ -18,7 +18,7 @@ ShapeTable = namedtuple("ShapeTable", [
     "kind",  # (S,) int64: BOX, HULL, CAPSULE or POINT
     "body",  # (S,) int64: the body carrying the shape
     "centre",  # (S, 3) a box's centre, principal frame
-    "axes",  # (S, 3, 3) a box's axes as rows, principal frame
+    "axes",  # (S, 3, 3) a box's axes as rows, principal frame (the principal axes' matrix: user @ axes is principal)
     "half",  # (S, 3) a box's half sizes along its axes
     "ends",  # (S, 2, 3) a capsule's axis ends (a sphere's and a point's: both its centre), principal frame
     "radius",  # (S,) a capsule's radius (0 for a point)
@@ -40,7 +40,7 @@ def shape_table(body_shapes: list[tuple[int, dict, np.ndarray]]) -> ShapeTable:
         kind = shape["type"]
         if kind == "box":
             slots.append({"kind": BOX, "body": body, "centre": np.asarray(shape["centre"]) @ axes,
-                          "axes": axes.T, "half": 0.5 * np.asarray(shape["size"])})
+                          "axes": axes, "half": 0.5 * np.asarray(shape["size"])})
         elif kind == "convex":
             slots.append({"kind": HULL, "body": body, "hull": len(hulls)})
             hulls.append(hull_polyhedron(np.asarray(shape["vertices"]) @ axes))

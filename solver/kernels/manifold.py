@@ -40,7 +40,7 @@ SAME_POINT = 1e-18  # m^2: points of two merged manifolds closer than 1e-9 m are
 def box_pose(position, rotation, centre, axes, origin, frame):
     """A box's origin (3,) and frame (3, 3) in the world from its body's position (3,) and rotation
     (3, 3), body frame -> world, and its centre (3,) and axes (3, 3), rows, in the body frame
-    (ContactLayout.box_centre and box_axes): origin = x + R centre, frame = R axes^T."""
+    (contact/shape_table.ShapeTable's centre and axes): origin = x + R centre, frame = R axes^T."""
     for i in range(3):
         origin[i] = position[i] + rotation[i, 0] * centre[0] + rotation[i, 1] * centre[1] + rotation[i, 2] * centre[2]
         for k in range(3):

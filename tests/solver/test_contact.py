@@ -399,3 +399,23 @@ def test_overlapping_boxes_come_apart_gently():
     sim.run(1.0)
     assert sim.position("upper")[2] == pytest.approx(0.25, abs=1e-5)
     assert abs(sim.velocity("upper")[2]) < 1e-5
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("obstacle", ["plane", "mesh"])
+def test_a_box_whose_principal_axes_are_turned_lands_on_its_faces(method, obstacle):
+    """A box whose inertia is given as a full matrix (as Blender's mesh integration gives it): its
+    principal axes, in which the solver holds it, are turned against the box's own, and its corners
+    must be where the box's are (a Blender crate fell through the floor)."""
+    turn = np.array([[0.36, 0.48, -0.8], [-0.8, 0.6, 0.0], [0.48, 0.64, 0.6]])  # a rotation
+    inertia = turn @ np.diag([0.004, 0.006, 0.008]) @ turn.T
+    tilt = np.array([0.98, 0.15, 0.1, 0.0])
+    body = box_body(position=(0, 0, 0.3), orientation=tuple(tilt / np.linalg.norm(tilt)), inertia=inertia.tolist())
+    ground = floor() if obstacle == "plane" else square_sheet("floor", [[-2, -2, 0], [2, -2, 0], [2, 2, 0], [-2, 2, 0]])
+    sim = simulate([body], [ground], method, dmax=1e-6)
+    worst = np.inf
+    for _ in range(100):
+        sim.step()
+        worst = min(worst, lowest_corner(sim))
+    assert worst >= -1e-6
+    assert lowest_corner(sim) == pytest.approx(0.0, abs=1e-6)
