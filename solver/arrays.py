@@ -9,6 +9,10 @@ from collections import namedtuple
 
 import numpy as np
 
+# K's null space is kept for at most this many dependent rows (a planar loop of hinges has 3, IFToMM's
+# A02 with N = 40 windows 120); beyond it a dependent row is still dropped, but its misfit is not shared.
+NULL_CAPACITY = 256
+
 ModelArrays = namedtuple("ModelArrays", [
     "body_inv_mass",  # (n,) 1/kg, 0 for the world and fixed bodies
     "body_inertia",  # (n, 3) principal moments, kg m^2
@@ -68,7 +72,9 @@ RowArrays = namedtuple("RowArrays", [
     "k_value",  # (nnz,) K's entries in the pattern
     "ldl_index", "ldl_value",  # (nnz of L,) L by columns
     "ldl_count",  # (R,)
-    "ldl_diagonal",  # (R,) D
+    "ldl_diagonal",  # (R,) D, infinite where a row depends on the rows before it (dropped)
+    "null_basis",  # (min(R, NULL_CAPACITY), R) orthonormal, K's null space in the elimination order
+    "null_count",  # (1,) how many of null_basis's rows hold it
     "work", "pattern", "flag",  # (R,) workspace of the factorisation
     "rhs", "solution", "permuted",  # (R,) workspace of the solves
     "block_inverse",  # (m, 6, 6) each joint's own block of K, inverted (iterative solver)
@@ -108,7 +114,8 @@ def row_arrays(model) -> RowArrays:
     n, m, rows, q = len(a.body_inv_mass), len(a.joint_kind), len(a.row_joint), len(a.axis_joint)
     return RowArrays(np.zeros((n, 3, 3)), np.zeros((rows, 2, 6)), np.zeros((rows, 2, 6)), np.zeros(len(a.k_index)),
                      np.zeros(a.ldl_start[-1], dtype=np.int64), np.zeros(a.ldl_start[-1]),
-                     np.zeros(rows, dtype=np.int64), np.zeros(rows), np.zeros(rows),
+                     np.zeros(rows, dtype=np.int64), np.zeros(rows),
+                     np.zeros((min(rows, NULL_CAPACITY), rows)), np.zeros(1, dtype=np.int64), np.zeros(rows),
                      np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64), np.zeros(rows), np.zeros(rows),
                      np.zeros(rows), np.zeros((m, 6, 6)), np.zeros((q, 2, 6)), np.zeros((q, 2, 6)), np.zeros(q),
                      np.zeros((q, n, 6)), np.zeros(q), np.zeros(1, dtype=np.bool_))
