@@ -73,8 +73,11 @@ RowArrays = namedtuple("RowArrays", [
     "ldl_index", "ldl_value",  # (nnz of L,) L by columns
     "ldl_count",  # (R,)
     "ldl_diagonal",  # (R,) D, infinite where a row depends on the rows before it (dropped)
-    "null_basis",  # (min(R, NULL_CAPACITY), R) orthonormal, K's null space in the elimination order
+    "null_basis",  # (Q, R), Q = min(R, NULL_CAPACITY): K's null space, one vector per dropped row, elimination order
+    "null_span",  # (Q, 3) int: the first and last entry of each that is not 0, where its row of null_gram starts
+    "null_gram",  # (Q, Q) the Cholesky factor of their Gram matrix, lower triangle
     "null_count",  # (1,) how many of null_basis's rows hold it
+    "ldl_row_start", "ldl_row_column", "ldl_row_value",  # (R + 1,), (nnz of L,) x 2: L by rows, when rows are dropped
     "work", "pattern", "flag",  # (R,) workspace of the factorisation
     "rhs", "solution", "permuted",  # (R,) workspace of the solves
     "block_inverse",  # (m, 6, 6) each joint's own block of K, inverted (iterative solver)
@@ -115,7 +118,10 @@ def row_arrays(model) -> RowArrays:
     return RowArrays(np.zeros((n, 3, 3)), np.zeros((rows, 2, 6)), np.zeros((rows, 2, 6)), np.zeros(len(a.k_index)),
                      np.zeros(a.ldl_start[-1], dtype=np.int64), np.zeros(a.ldl_start[-1]),
                      np.zeros(rows, dtype=np.int64), np.zeros(rows),
-                     np.zeros((min(rows, NULL_CAPACITY), rows)), np.zeros(1, dtype=np.int64), np.zeros(rows),
+                     np.zeros((min(rows, NULL_CAPACITY), rows)), np.zeros((min(rows, NULL_CAPACITY), 3), dtype=np.int64),
+                     np.zeros((min(rows, NULL_CAPACITY),) * 2), np.zeros(1, dtype=np.int64),
+                     np.zeros(rows + 1, dtype=np.int64), np.zeros(a.ldl_start[-1], dtype=np.int64),
+                     np.zeros(a.ldl_start[-1]), np.zeros(rows),
                      np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64), np.zeros(rows), np.zeros(rows),
                      np.zeros(rows), np.zeros((m, 6, 6)), np.zeros((q, 2, 6)), np.zeros((q, 2, 6)), np.zeros(q),
                      np.zeros((q, n, 6)), np.zeros(q), np.zeros(1, dtype=np.bool_))

@@ -102,7 +102,9 @@ def _factor_system(model, rows):
                                            rows.row_response[contribution[c, 3], contribution[c, 4]])
     dropped = sparse.factor(model, values, rows.ldl_index, rows.ldl_value, rows.ldl_count, rows.ldl_diagonal,
                             rows.work, rows.pattern, rows.flag)
-    rows.null_count[0] = sparse.null_space(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis)
+    rows.null_count[0] = sparse.null_space(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis,
+                                           rows.null_span, rows.null_gram, rows.ldl_row_start, rows.ldl_row_column,
+                                           rows.ldl_row_value, rows.pattern, rows.flag)
     return dropped
 
 
@@ -196,8 +198,8 @@ def through_joints(model, rows, response, out):
         j = model.row_joint[r]
         coupling[r] = dot6(rows.row_jacobian[r, 0], response[model.joint_body[j, 0]]) + dot6(
             rows.row_jacobian[r, 1], response[model.joint_body[j, 1]])
-    sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_count[0],
-                 coupling, rows.permuted, rows.solution)
+    sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
+                 rows.null_gram, rows.null_count[0], coupling, rows.permuted, rows.solution)
     out[:, :] = response
     for r in range(model.row_joint.shape[0]):
         j = model.row_joint[r]

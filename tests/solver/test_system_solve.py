@@ -26,8 +26,8 @@ def sparse_solve(sim, rhs):
     from mechbake.solver.kernels import sparse
 
     rows, out = sim._rows, np.zeros(len(rhs))
-    sparse.solve(sim._arrays, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_count[0], rhs,
-                 rows.permuted, out)
+    sparse.solve(sim._arrays, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
+                 rows.null_gram, rows.null_count[0], rhs, rows.permuted, out)
     return out
 
 
