@@ -5,9 +5,9 @@ simulation software", Multibody System Dynamics 16(2), 2006; the library's probl
 http://lim.ii.udc.es/mbsbenchmark/dist/A04/A04_specification.xml): five rods of 1 m and 1 kg on six
 hinges (sample_scenes/mechanisms.py, `bricard`), released from rest under gravity along -y. No force
 does work, so the reference for the mechanical energy is exactly its starting value; the library asks
-10 s. (The iterative solver's case takes about 100 s: Gauss-Seidel converges slowly on the dependent
-row and halves the step thousands of times.) Gruebler's count leaves no freedom, the geometry one: one row of the §7 system is dependent
-everywhere, which is what this benchmark is about.
+10 s. Gruebler's count leaves no freedom, the geometry one: one row of the §7 system is dependent
+everywhere, which is what this benchmark is about. (The iterative solver's case takes about 100 s:
+Gauss-Seidel converges slowly on the dependent row and halves the step thousands of times.)
     python benchmarks/a04_bricard.py [--duration 10]
 """
 import argparse

@@ -119,7 +119,8 @@ def bricard(**settings) -> dict:
     axes = [[0, 1, 0], [0, 0, 1], [1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 0, 0]]
     side = 0.1
     transverse, axial = (1.0 + side**2) / 12, 2 * side**2 / 12  # a 1 kg, 1 m bar of square section
-    bodies = [{"name": f"rod{k + 1}", "mass": 1.0, "inertia": [axial if i == along[k] else transverse for i in range(3)],
+    bodies = [{"name": f"rod{k + 1}", "mass": 1.0,
+               "inertia": [axial if i == along[k] else transverse for i in range(3)],
                "position": [(a + b) / 2 for a, b in zip(corners[k], corners[k + 1])]} for k in range(5)]
     ends = ["world"] + [body["name"] for body in bodies] + ["world"]
     joints = [{"name": f"pin{k + 1}", "type": "hinge", "body_a": ends[k], "body_b": ends[k + 1], "anchor": corners[k],

@@ -115,11 +115,12 @@ def solver_settings(settings) -> SolverSettings:
 def row_arrays(model) -> RowArrays:
     a = model.arrays
     n, m, rows, q = len(a.body_inv_mass), len(a.joint_kind), len(a.row_joint), len(a.axis_joint)
+    kept = min(rows, NULL_CAPACITY)  # null space vectors
     return RowArrays(np.zeros((n, 3, 3)), np.zeros((rows, 2, 6)), np.zeros((rows, 2, 6)), np.zeros(len(a.k_index)),
                      np.zeros(a.ldl_start[-1], dtype=np.int64), np.zeros(a.ldl_start[-1]),
                      np.zeros(rows, dtype=np.int64), np.zeros(rows),
-                     np.zeros((min(rows, NULL_CAPACITY), rows)), np.zeros((min(rows, NULL_CAPACITY), 3), dtype=np.int64),
-                     np.zeros((min(rows, NULL_CAPACITY),) * 2), np.zeros(1, dtype=np.int64),
+                     np.zeros((kept, rows)), np.zeros((kept, 3), dtype=np.int64), np.zeros((kept, kept)),
+                     np.zeros(1, dtype=np.int64),
                      np.zeros(rows + 1, dtype=np.int64), np.zeros(a.ldl_start[-1], dtype=np.int64),
                      np.zeros(a.ldl_start[-1]), np.zeros(rows),
                      np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64), np.zeros(rows), np.zeros(rows),
