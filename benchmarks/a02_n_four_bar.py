@@ -31,6 +31,8 @@ import math
 import numpy as np
 from common import best_wall_time, table
 
+from mechanisms import n_four_bar
+from measure import parallelogram_crank_angles
 from mechbake.solver import Model, Simulation
 
 LENGTH, MASS, GRAVITY, B0_SPEED = 1.0, 1.0, 9.81, 1.0
@@ -39,34 +41,6 @@ AXIAL = 0.5 * MASS * 0.01**2  # a 1 cm rod's spin inertia: it never acts, but bo
 H, DMAX, DURATION = 0.005, 1e-6, 10.0
 HIGH_ACCURACY = 1e-3  # the library's "high accuracy" on B0, m (rad, with L = 1 m)
 REFERENCE_SUBSTEPS = 50
-
-
-def crank_tip(k: int) -> list:
-    return [k * LENGTH, LENGTH, 0.0]
-
-
-def n_four_bar(n: int) -> dict:
-    """The mechanism as a MechBake mechanism dict: cranks k = 0..n on the ground, couplers k = 1..n from
-    crank k-1's tip to crank k's."""
-    crank_inertia = [TRANSVERSE, AXIAL, TRANSVERSE]  # along y
-    coupler_inertia = [AXIAL, TRANSVERSE, TRANSVERSE]  # along x
-    spin = -B0_SPEED / LENGTH  # clockwise about z: the tips move along +x
-    bodies = [{"name": f"crank{k}", "mass": MASS, "inertia": crank_inertia,
-               "position": [k * LENGTH, LENGTH / 2, 0.0], "velocity": [B0_SPEED / 2, 0.0, 0.0],
-               "angular_velocity": [0.0, 0.0, spin]} for k in range(n + 1)]
-    bodies += [{"name": f"coupler{k}", "mass": MASS, "inertia": coupler_inertia,
-                "position": [(k - 0.5) * LENGTH, LENGTH, 0.0], "velocity": [B0_SPEED, 0.0, 0.0]}
-               for k in range(1, n + 1)]
-    hinge = {"type": "hinge", "axis": [0.0, 0.0, 1.0]}
-    joints = [{**hinge, "name": f"A{k}", "body_a": "world", "body_b": f"crank{k}", "anchor": [k * LENGTH, 0.0, 0.0]}
-              for k in range(n + 1)]
-    for k in range(1, n + 1):
-        joints.append({**hinge, "name": f"B{k - 1}", "body_a": f"crank{k - 1}", "body_b": f"coupler{k}",
-                       "anchor": crank_tip(k - 1)})
-        joints.append({**hinge, "name": f"C{k}", "body_a": f"coupler{k}", "body_b": f"crank{k}",
-                       "anchor": crank_tip(k)})
-    return {"format": "mechbake/1", "gravity": [0.0, -GRAVITY, 0.0], "settings": {"h": H, "dmax": DMAX},
-            "bodies": bodies, "joints": joints}
 
 
 def n_four_bar_mjcf(n: int, solref: str | None = None) -> str:
@@ -90,22 +64,8 @@ def n_four_bar_mjcf(n: int, solref: str | None = None) -> str:
 
 
 def exact_crank_angles(n: int, steps: int) -> np.ndarray:
-    """(steps + 1,) the first crank's angle from the upright (clockwise, rad) at t = 0, h, 2h, ...:
-    the one-degree-of-freedom pendulum of the parallelogram branch, RK4 at h / REFERENCE_SUBSTEPS."""
-    pull = GRAVITY / LENGTH * ((n + 1) / 2 + n) / ((n + 1) / 3 + n)  # theta'' = pull * sin(theta)
-    dt = H / REFERENCE_SUBSTEPS
-    angle, rate = 0.0, B0_SPEED / LENGTH
-    angles = [angle]
-    for _ in range(steps):
-        for _ in range(REFERENCE_SUBSTEPS):
-            k1a, k1r = rate, pull * math.sin(angle)
-            k2a, k2r = rate + dt / 2 * k1r, pull * math.sin(angle + dt / 2 * k1a)
-            k3a, k3r = rate + dt / 2 * k2r, pull * math.sin(angle + dt / 2 * k2a)
-            k4a, k4r = rate + dt * k3r, pull * math.sin(angle + dt * k3a)
-            angle += dt / 6 * (k1a + 2 * k2a + 2 * k3a + k4a)
-            rate += dt / 6 * (k1r + 2 * k2r + 2 * k3r + k4r)
-        angles.append(angle)
-    return np.array(angles)
+    """(steps + 1,) the first crank's exact angle at t = 0, h, 2h, ... (measure.parallelogram_crank_angles)."""
+    return np.array(parallelogram_crank_angles(n, H, steps, REFERENCE_SUBSTEPS))
 
 
 def crank_angle(centre) -> float:
@@ -118,7 +78,7 @@ class Ours:
     name = "MechBake"
 
     def __init__(self, n: int):
-        self.model = Model.from_dict(n_four_bar(n))
+        self.model = Model.from_dict(n_four_bar(n, h=H, dmax=DMAX))
         self.counts = (len(self.model.body_names) - 1, len(self.model.joint_names))
 
     def run(self, duration: float) -> Simulation:

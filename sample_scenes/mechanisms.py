@@ -107,6 +107,69 @@ def crank_slider() -> dict:
     }
 
 
+def bricard(**settings) -> dict:
+    """IFToMM benchmark A04, Bricard's mechanism (M. Gonzalez et al., Multibody System Dynamics 16(2),
+    2006): five rods of 1 m and 1 kg (0.1 m square sections) along the edges of a unit cube, from the
+    origin along x, down -y, along z, back -x and up +y to (0, 0, 1), on six hinges whose axes are
+    each square to both rods they join. Gruebler's count gives no freedom (30 rows for 30 body
+    coordinates); the geometry leaves one, so one row is dependent everywhere. Released from rest, gravity
+    along -y. `settings` (h, dmax, ...) override MechBake's defaults."""
+    corners = [[0, 0, 0], [1, 0, 0], [1, -1, 0], [1, -1, 1], [0, -1, 1], [0, 0, 1]]
+    along = [0, 1, 2, 0, 1]  # each rod's direction, as a world axis
+    axes = [[0, 1, 0], [0, 0, 1], [1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 0, 0]]
+    side = 0.1
+    transverse, axial = (1.0 + side**2) / 12, 2 * side**2 / 12  # a 1 kg, 1 m bar of square section
+    bodies = [{"name": f"rod{k + 1}", "mass": 1.0,
+               "inertia": [axial if i == along[k] else transverse for i in range(3)],
+               "position": [(a + b) / 2 for a, b in zip(corners[k], corners[k + 1])]} for k in range(5)]
+    ends = ["world"] + [body["name"] for body in bodies] + ["world"]
+    joints = [{"name": f"pin{k + 1}", "type": "hinge", "body_a": ends[k], "body_b": ends[k + 1], "anchor": corners[k],
+               "axis": axes[k]} for k in range(6)]
+    return {"format": FORMAT, "gravity": [0.0, -9.81, 0.0], "settings": settings, "bodies": bodies, "joints": joints}
+
+
+def n_four_bar(n: int, **settings) -> dict:
+    """IFToMM benchmark A02, the N-four-bar (benchmarks/a02_n_four_bar.py): n parallelogram windows in a
+    row, n + 1 upright cranks of 1 m pinned to the ground 1 m apart and n couplers of 1 m across their
+    tips, all 1 kg thin rods on hinges about z, gravity along -y, released upright with the tips moving
+    at 1 m/s along +x. Every planar loop of hinges has three dependent rows; whenever the cranks lie
+    flat, every link is on one line (a singular position). `settings` override MechBake's defaults."""
+    transverse, axial = 1.0 / 12, 0.5 * 0.01**2  # a 1 cm rod's spin inertia: it never acts
+    bodies = [{"name": f"crank{k}", "mass": 1.0, "inertia": [transverse, axial, transverse],
+               "position": [float(k), 0.5, 0.0], "velocity": [0.5, 0.0, 0.0], "angular_velocity": [0.0, 0.0, -1.0]}
+              for k in range(n + 1)]
+    bodies += [{"name": f"coupler{k}", "mass": 1.0, "inertia": [axial, transverse, transverse],
+                "position": [k - 0.5, 1.0, 0.0], "velocity": [1.0, 0.0, 0.0]} for k in range(1, n + 1)]
+    hinge = {"type": "hinge", "axis": [0.0, 0.0, 1.0]}
+    joints = [{**hinge, "name": f"A{k}", "body_a": "world", "body_b": f"crank{k}", "anchor": [float(k), 0.0, 0.0]}
+              for k in range(n + 1)]
+    for k in range(1, n + 1):
+        joints.append({**hinge, "name": f"B{k - 1}", "body_a": f"crank{k - 1}", "body_b": f"coupler{k}",
+                       "anchor": [k - 1.0, 1.0, 0.0]})
+        joints.append({**hinge, "name": f"C{k}", "body_a": f"coupler{k}", "body_b": f"crank{k}",
+                       "anchor": [float(k), 1.0, 0.0]})
+    return {"format": FORMAT, "gravity": [0.0, -9.81, 0.0], "settings": settings, "bodies": bodies, "joints": joints}
+
+
+def hanging_zigzag(**settings) -> dict:
+    """8 rods of 0.5 m and 1 kg (axial inertia 1e-4) on ball joints, hung from two points 3 m apart and
+    released from rest as a horizontal zig-zag: the chain whips as it falls and swings."""
+    links, length, span = 8, 0.5, 3.0
+    across = math.sqrt(length**2 - (span / links) ** 2)
+    points = [[k * span / links, across if k % 2 else 0.0, 0.0] for k in range(links + 1)]
+    transverse, axial = length**2 / 12, 1e-4
+    bodies = []
+    for k in range(links):
+        d = [(b - a) / length for a, b in zip(points[k], points[k + 1])]
+        inertia = [[transverse * ((i == j) - d[i] * d[j]) + axial * d[i] * d[j] for j in range(3)] for i in range(3)]
+        bodies.append({"name": f"rod{k + 1}", "mass": 1.0, "inertia": inertia,
+                       "position": [(a + b) / 2 for a, b in zip(points[k], points[k + 1])]})
+    ends = ["world"] + [body["name"] for body in bodies] + ["world"]
+    joints = [{"name": f"ball{k + 1}", "type": "ball", "body_a": ends[k], "body_b": ends[k + 1], "anchor": points[k]}
+              for k in range(links + 1)]
+    return {"format": FORMAT, "gravity": G, "settings": settings, "bodies": bodies, "joints": joints}
+
+
 def spring_suspension(method: str = "soft") -> dict:
     """A 4 kg box hung from four springs at the corners of a frame, released from the springs' rest length."""
     corners = [[x, y, 0.0] for x in (-0.5, 0.5) for y in (-0.5, 0.5)]

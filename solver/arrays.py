@@ -9,6 +9,10 @@ from collections import namedtuple
 
 import numpy as np
 
+# K's null space is kept for at most this many dependent rows (a planar loop of hinges has 3, IFToMM's
+# A02 with N = 40 windows 120); beyond it a dependent row is still dropped, but its misfit is not shared.
+NULL_CAPACITY = 256
+
 ModelArrays = namedtuple("ModelArrays", [
     "body_inv_mass",  # (n,) 1/kg, 0 for the world and fixed bodies
     "body_inertia",  # (n, 3) principal moments, kg m^2
@@ -68,7 +72,12 @@ RowArrays = namedtuple("RowArrays", [
     "k_value",  # (nnz,) K's entries in the pattern
     "ldl_index", "ldl_value",  # (nnz of L,) L by columns
     "ldl_count",  # (R,)
-    "ldl_diagonal",  # (R,) D
+    "ldl_diagonal",  # (R,) D, infinite where a row depends on the rows before it (dropped)
+    "null_basis",  # (Q, R), Q = min(R, NULL_CAPACITY): K's null space, one vector per dropped row, elimination order
+    "null_span",  # (Q, 3) int: the first and last entry of each that is not 0, where its row of null_gram starts
+    "null_gram",  # (Q, Q) the Cholesky factor of their Gram matrix, lower triangle
+    "null_count",  # (1,) how many of null_basis's rows hold it
+    "ldl_row_start", "ldl_row_column", "ldl_row_value",  # (R + 1,), (nnz of L,) x 2: L by rows, when rows are dropped
     "work", "pattern", "flag",  # (R,) workspace of the factorisation
     "rhs", "solution", "permuted",  # (R,) workspace of the solves
     "block_inverse",  # (m, 6, 6) each joint's own block of K, inverted (iterative solver)
@@ -106,9 +115,14 @@ def solver_settings(settings) -> SolverSettings:
 def row_arrays(model) -> RowArrays:
     a = model.arrays
     n, m, rows, q = len(a.body_inv_mass), len(a.joint_kind), len(a.row_joint), len(a.axis_joint)
+    kept = min(rows, NULL_CAPACITY)  # null space vectors
     return RowArrays(np.zeros((n, 3, 3)), np.zeros((rows, 2, 6)), np.zeros((rows, 2, 6)), np.zeros(len(a.k_index)),
                      np.zeros(a.ldl_start[-1], dtype=np.int64), np.zeros(a.ldl_start[-1]),
-                     np.zeros(rows, dtype=np.int64), np.zeros(rows), np.zeros(rows),
+                     np.zeros(rows, dtype=np.int64), np.zeros(rows),
+                     np.zeros((kept, rows)), np.zeros((kept, 3), dtype=np.int64), np.zeros((kept, kept)),
+                     np.zeros(1, dtype=np.int64),
+                     np.zeros(rows + 1, dtype=np.int64), np.zeros(a.ldl_start[-1], dtype=np.int64),
+                     np.zeros(a.ldl_start[-1]), np.zeros(rows),
                      np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64), np.zeros(rows), np.zeros(rows),
                      np.zeros(rows), np.zeros((m, 6, 6)), np.zeros((q, 2, 6)), np.zeros((q, 2, 6)), np.zeros(q),
                      np.zeros((q, n, 6)), np.zeros(q), np.zeros(1, dtype=np.bool_))

@@ -89,7 +89,8 @@ def _correct_rows(model, rows, twist, rows_errors, rows_gaps, dmax, h, first_joi
         for r in range(model.joint_row_start[j], model.joint_row_start[j + 1]):
             rhs[r] = rows_errors[r] if violating else 0.0
     if count:
-        sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rhs, rows.permuted, rows.solution)
+        sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
+                     rows.null_gram, rows.null_count[0], rhs, rows.permuted, rows.solution)
         for r in range(rhs.shape[0]):
             rows.solution[r] *= -1.0 / h
         joint_rows.apply_row_impulses(model, rows, rows.solution, twist)
@@ -196,8 +197,8 @@ def correct_velocities(model, settings, state, rows, work, h, stats):
         if largest < settings.vmax and drive_change < settings.vmax:
             return
         if settings.solver == SYSTEM:
-            sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rates, rows.permuted,
-                         rows.solution)
+            sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis,
+                         rows.null_span, rows.null_gram, rows.null_count[0], rates, rows.permuted, rows.solution)
             for r in range(rates.shape[0]):
                 rows.solution[r] *= -1.0
             joint_rows.apply_row_impulses(model, rows, rows.solution, twist)

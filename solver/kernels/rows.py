@@ -11,8 +11,9 @@ import numpy as np
 from . import joints, sparse
 from .jit import kernel
 
-# Redundant joints (a planar four-bar made of hinges) make K singular; a relative ridge this small
-# leaves regular systems untouched and lets the repeated solve converge in the range of K.
+# Schmitt §5's own blocks: one joint's rows are independent, and a relative ridge this small leaves
+# them untouched while keeping a block that touches only fixed bodies invertible. (The §7 system drops
+# dependent rows in its factorisation instead: kernels/sparse.py says why a ridge there costs energy.)
 RIDGE = 1e-10
 SYSTEM, ITERATIVE = 0, 1
 
@@ -91,23 +92,20 @@ def build(model, solver, position, rotation, rows):
 
 @kernel
 def _factor_system(model, rows):
-    """K's entries from the rows through their shared bodies, a relative ridge, then L D L^T."""
+    """K's entries from the rows through their shared bodies (Schmitt 7.1), then L D L^T without the
+    rows that depend on others. Returns how many were dropped."""
     values = rows.k_value
     values[:] = 0.0
     contribution = model.k_contribution
     for c in range(contribution.shape[0]):
         values[contribution[c, 0]] += dot6(rows.row_jacobian[contribution[c, 1], contribution[c, 2]],
                                            rows.row_response[contribution[c, 3], contribution[c, 4]])
-    n = model.system_order.shape[0]
-    if n == 0:
-        return 0
-    largest = 1e-300
-    for k in range(n):
-        largest = max(largest, values[model.k_start[k + 1] - 1])  # the diagonal ends each column
-    for k in range(n):
-        values[model.k_start[k + 1] - 1] += RIDGE * largest
-    return sparse.factor(model, values, rows.ldl_index, rows.ldl_value, rows.ldl_count, rows.ldl_diagonal,
-                         rows.work, rows.pattern, rows.flag)
+    dropped = sparse.factor(model, values, rows.ldl_index, rows.ldl_value, rows.ldl_count, rows.ldl_diagonal,
+                            rows.work, rows.pattern, rows.flag)
+    rows.null_count[0] = sparse.null_space(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis,
+                                           rows.null_span, rows.null_gram, rows.ldl_row_start, rows.ldl_row_column,
+                                           rows.ldl_row_value, rows.pattern, rows.flag)
+    return dropped
 
 
 @kernel
@@ -200,7 +198,8 @@ def through_joints(model, rows, response, out):
         j = model.row_joint[r]
         coupling[r] = dot6(rows.row_jacobian[r, 0], response[model.joint_body[j, 0]]) + dot6(
             rows.row_jacobian[r, 1], response[model.joint_body[j, 1]])
-    sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, coupling, rows.permuted, rows.solution)
+    sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
+                 rows.null_gram, rows.null_count[0], coupling, rows.permuted, rows.solution)
     out[:, :] = response
     for r in range(model.row_joint.shape[0]):
         j = model.row_joint[r]

@@ -1,5 +1,6 @@
 """The §7 system solve: K factorised sparsely in the joint graph's elimination order gives the dense
-solution, and a chain or a tree costs linearly (no fill)."""
+least-squares solution (dependent rows dropped, the right side's part along K's null space ignored),
+and a chain or a tree costs linearly (no fill)."""
 import numpy as np
 import pytest
 
@@ -8,7 +9,7 @@ from scenes import rod, scene, simulate
 
 
 def dense_system(sim):
-    """K = J M^-1 J^T with the same ridge, from the rows the kernels built, as a dense matrix."""
+    """K = J M^-1 J^T from the rows the kernels built, as a dense matrix."""
     sim._ensure_rows()
     arrays, rows = sim._arrays, sim._rows
     n, count = len(arrays.body_inv_mass), len(arrays.row_joint)
@@ -18,16 +19,15 @@ def dense_system(sim):
             body = arrays.joint_body[arrays.row_joint[r], side]
             jacobian[r, 6 * body:6 * body + 6] += rows.row_jacobian[r, side]
             response[r, 6 * body:6 * body + 6] += rows.row_response[r, side]
-    matrix = jacobian @ response.T
-    matrix[np.diag_indices(count)] += 1e-10 * matrix.diagonal().max()
-    return matrix
+    return jacobian @ response.T
 
 
 def sparse_solve(sim, rhs):
     from mechbake.solver.kernels import sparse
 
     rows, out = sim._rows, np.zeros(len(rhs))
-    sparse.solve(sim._arrays, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rhs, rows.permuted, out)
+    sparse.solve(sim._arrays, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
+                 rows.null_gram, rows.null_count[0], rhs, rows.permuted, out)
     return out
 
 
@@ -82,12 +82,23 @@ def test_sparse_factor_solves_the_dense_system(build):
     matrix = dense_system(sim)
     rhs = np.random.default_rng(7).standard_normal(len(matrix))
     solution = sparse_solve(sim, rhs)
-    # backward stable: the residual is round-off of K's and the solution's size
-    scale = np.abs(matrix).max() * np.abs(solution).max() + np.abs(rhs).max()
-    assert np.abs(matrix @ solution - rhs).max() < 1e-12 * scale
-    if np.linalg.cond(matrix) < 1e8:  # redundant rows (the crank-slider's planar loop) leave K near singular
-        expected = np.linalg.solve(matrix, rhs)
-        assert solution == pytest.approx(expected, rel=1e-8, abs=1e-10 * np.abs(expected).max())
+    # the least-squares solution: K x is the right side's part in K's range (all of it where K is regular;
+    # the crank-slider's planar loop has dependent rows)
+    in_range = matrix @ np.linalg.lstsq(matrix, rhs, rcond=1e-9)[0]
+    assert matrix @ solution == pytest.approx(in_range, abs=1e-9 * np.abs(rhs).max())
+    if np.linalg.cond(matrix) < 1e8:
+        assert solution == pytest.approx(np.linalg.solve(matrix, rhs), rel=1e-8)
+
+
+def test_dependent_rows_get_no_impulse_along_the_null_space():
+    """Bricard's mechanism (IFToMM A04) has one dependent row: a right side along K's null space, which
+    no impulse can answer, gets none (a ridge answered it with |b| / ridge)."""
+    sim = simulate(mechanisms.bricard())
+    sim.run(0.05)
+    matrix = dense_system(sim)
+    eigenvalues, vectors = np.linalg.eigh(matrix)
+    assert eigenvalues[0] < 1e-12 * eigenvalues[-1] < eigenvalues[1]
+    assert np.abs(sparse_solve(sim, vectors[:, 0])).max() < 1e-6
 
 
 def test_a_chain_factorises_without_fill():
