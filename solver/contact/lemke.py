@@ -40,7 +40,7 @@ def lemke(M: np.ndarray, q: np.ndarray, max_pivots: int | None = None) -> np.nda
     failures = {compiled.SECONDARY_RAY: "secondary ray: the LCP has no solution Lemke's algorithm can find",
                 compiled.OUT_OF_PIVOTS: f"no solution after {max_pivots} pivots",
                 compiled.SINGULAR_BASIS: "the basis became singular"}
-    status = None
+    status = compiled.SECONDARY_RAY  # replaced by every run below
     for tolerance in PIVOT_TOLERANCES:
         for covering in coverings:
             status = compiled.lemke_run(M, q, covering, tolerance, max_pivots, basis, block, block_row, z_rows,
