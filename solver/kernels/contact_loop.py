@@ -13,8 +13,7 @@ Contact arrays, m contacts (as kernels/contact.py, plus their geometry):
 import numpy as np
 
 from .contact import position_pass
-from .correction import GROWTH_LIMIT, correct_joints, look
-from .drives import solve_loop_drives
+from .correction import correct_joints_and_drives, watched_look
 from .jit import kernel
 
 
@@ -63,11 +62,8 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     flight_valid = False
     joint, gap = -1, 0.0
     for _ in range(settings.max_corrections):
-        joint = look(model, settings, state, rows, flight, work, h)
-        gap = work.gaps[joint] if joint >= 0 else 0.0
-        if first_worst < 0.0:
-            first_worst = gap
-        if not np.isfinite(gap) or gap > GROWTH_LIMIT * max(first_worst, settings.dmax):
+        joint, gap, first_worst, going = watched_look(model, settings, state, rows, flight, work, h, first_worst)
+        if not going:
             return False, joint, gap, passes, False
         gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions, flight.position,
                        flight.rotation, gap_h, slip_h)
@@ -78,11 +74,8 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
                 for i in range(twist.shape[0]):
                     total += jacobian[3 * c + r, i] * twist[i]
                 rates_at_look[c, r] = total
-        corrected = correct_joints(model, settings, state, rows, flight, work, h, stats)
-        drive_change = 0.0
-        if loop_drives:
-            drive_change = solve_loop_drives(model, rows, state.twist, state.axis_coordinate, work.coordinate_h,
-                                             work.rate_at_look, work.accumulated, state.time[0], h)
+        corrected, drive_change = correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats,
+                                                            loop_drives)
         joints_settled = corrected == 0 and drive_change < settings.dmax
         passes += 1
         # a resting body must not creep: its contacts converge far below Dmax per step

@@ -146,6 +146,31 @@ def correct_joints(model, settings, state, rows, flight, work, h, stats):
 
 
 @kernel
+def watched_look(model, settings, state, rows, flight, work, h, first_worst):
+    """A sweep's look-ahead under Schmitt §5's divergence watch: (worst joint, its gap, the first
+    sweep's worst gap (first_worst < 0: this is the first sweep), whether the sweeps may go on: the
+    gap is finite and has not grown past GROWTH_LIMIT times the first sweep's, or Dmax)."""
+    joint = look(model, settings, state, rows, flight, work, h)
+    gap = work.gaps[joint] if joint >= 0 else 0.0
+    if first_worst < 0:
+        first_worst = gap
+    going = np.isfinite(gap) and gap <= GROWTH_LIMIT * max(first_worst, settings.dmax)
+    return joint, gap, first_worst, going
+
+
+@kernel
+def correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats, loop_drives):
+    """A sweep's corrections (P-step 2): the joints, then the loop drives when there are any.
+    Returns (joints corrected, the drives' largest change)."""
+    corrected = correct_joints(model, settings, state, rows, flight, work, h, stats)
+    drive_change = 0.0
+    if loop_drives:
+        drive_change = solve_loop_drives(model, rows, state.twist, state.axis_coordinate, work.coordinate_h,
+                                         work.rate_at_look, work.accumulated, state.time[0], h)
+    return corrected, drive_change
+
+
+@kernel
 def correct_positions(model, settings, state, rows, flight, work, h, stats):
     """P-steps 1 and 2 with the loop drives, until every joint's look-ahead gap is below Dmax.
     Returns (converged, worst joint, its gap); not converged asks the caller to halve h (Schmitt §5:
@@ -159,17 +184,12 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats):
     first_worst = -1.0
     worst_joint, worst_gap = -1, 0.0
     for _ in range(settings.max_corrections):
-        worst_joint = look(model, settings, state, rows, flight, work, h)
-        worst_gap = work.gaps[worst_joint] if worst_joint >= 0 else 0.0
-        if first_worst < 0:
-            first_worst = worst_gap
-        if not np.isfinite(worst_gap) or worst_gap > GROWTH_LIMIT * max(first_worst, settings.dmax):
+        worst_joint, worst_gap, first_worst, going = watched_look(model, settings, state, rows, flight, work, h,
+                                                                  first_worst)
+        if not going:
             return False, worst_joint, worst_gap
-        corrected = correct_joints(model, settings, state, rows, flight, work, h, stats)
-        drive_change = 0.0
-        if loop_drives:
-            drive_change = solve_loop_drives(model, rows, state.twist, state.axis_coordinate, work.coordinate_h,
-                                             work.rate_at_look, work.accumulated, state.time[0], h)
+        corrected, drive_change = correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats,
+                                                            loop_drives)
         if corrected == 0 and drive_change < settings.dmax:
             if drive_change > 0.0:  # the drives moved the bodies after the last look-ahead
                 fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
