@@ -15,6 +15,10 @@ from .jit import kernel
 from .rows import invert_small
 
 COULOMB_ITERATIONS = 30  # Newton steps of the sliding impulse (converges in a few)
+# A direction of a contact's K below this fraction of its largest is one the joints lock: the system
+# solve drops dependent joint rows exactly (kernels/sparse.py), so a contact on a hinged body has a
+# singular block, and an impulse along such a direction would be infinite
+FREE_DIRECTION = 1e-9
 IMPACT_FRICTION_ITERATIONS = 50
 
 
@@ -45,37 +49,57 @@ def coulomb(current, slip, block, limit, out):
     fixed point Schmitt's iterative friction direction seeks. (K + s I) l = K l_stop with |l| = limit
     is solved for s >= 0 in K's eigenbasis by Newton's method on 1/|l(s)|, nearly linear in s."""
     a, b, c, d = block[0, 0], block[0, 1], block[1, 0], block[1, 1]
-    det = a * d - b * c
-    stop0 = current[0] - (d * slip[0] - b * slip[1]) / det
-    stop1 = current[1] - (a * slip[1] - c * slip[0]) / det
-    if np.hypot(stop0, stop1) <= limit:
-        out[0], out[1] = stop0, stop1
-        return
-    if limit <= 0.0:
-        out[0], out[1] = 0.0, 0.0
-        return
     # K's eigenbasis in closed form: the larger eigenvalue's direction is at `angle`
     off = 0.5 * (b + c)
     mean, spread = 0.5 * (a + d), np.hypot(0.5 * (a - d), off)
     angle = 0.5 * np.arctan2(2 * off, a - d)
     cos, sin = np.cos(angle), np.sin(angle)
     low, high = mean - spread, mean + spread
+    free = FREE_DIRECTION * high  # an eigenvalue below this is a direction the joints lock
+    # the stopping impulse l_stop = current - K^+ slip: along a locked direction (a contact on a body
+    # that a hinge lets move one way only) no impulse can act, and none is asked for
+    slip_low, slip_high = -sin * slip[0] + cos * slip[1], cos * slip[0] + sin * slip[1]
+    undo_low = slip_low / low if low > free else 0.0
+    undo_high = slip_high / high if high > free else 0.0
+    stop0 = current[0] - (-sin * undo_low + cos * undo_high)
+    stop1 = current[1] - (cos * undo_low + sin * undo_high)
+    if np.hypot(stop0, stop1) <= limit:
+        out[0], out[1] = stop0, stop1
+        return
+    if limit <= 0.0 or high <= 0.0:
+        out[0], out[1] = 0.0, 0.0
+        return
     pulled0 = a * stop0 + b * stop1  # K l_stop
     pulled1 = c * stop0 + d * stop1
     p_low, p_high = -sin * pulled0 + cos * pulled1, cos * pulled0 + sin * pulled1
     shift = 0.0
     largest = max(low, high)
+    low = max(low, 0.0)  # a locked direction: p_low is 0 there, and so is its part
     for _ in range(COULOMB_ITERATIONS):
-        part_low, part_high = p_low / (low + shift), p_high / (high + shift)
+        part_low, part_high = _part(p_low, low, shift, free), p_high / (high + shift)
         size = np.sqrt(part_low * part_low + part_high * part_high)
-        slope = (part_low * part_low / (low + shift) + part_high * part_high / (high + shift)) / size ** 3
+        slope = (part_low * part_low / max(low + shift, free) + part_high * part_high / (high + shift)) / size ** 3
         step = (1.0 / limit - 1.0 / size) / slope
         shift = max(shift + step, 0.0)
         if abs(step) <= 1e-12 * (shift + largest):
             break
-    part_low, part_high = p_low / (low + shift), p_high / (high + shift)
+    part_low, part_high = _part(p_low, low, shift, free), p_high / (high + shift)
     out[0] = -sin * part_low + cos * part_high
     out[1] = cos * part_low + sin * part_high
+
+
+@kernel
+def _invertible(k):
+    """Whether a contact's 3x3 K is far from singular: its determinant against its diagonal's product."""
+    det = (k[0, 0] * (k[1, 1] * k[2, 2] - k[1, 2] * k[2, 1]) - k[0, 1] * (k[1, 0] * k[2, 2] - k[1, 2] * k[2, 0])
+           + k[0, 2] * (k[1, 0] * k[2, 1] - k[1, 1] * k[2, 0]))
+    return det > FREE_DIRECTION * k[0, 0] * k[1, 1] * k[2, 2]
+
+
+@kernel
+def _part(pulled, eigenvalue, shift, free):
+    """pulled / (eigenvalue + shift), 0 along a locked direction (eigenvalue + shift below `free`)."""
+    return pulled / (eigenvalue + shift) if eigenvalue + shift > free else 0.0
 
 
 @kernel
@@ -84,6 +108,8 @@ def _project(response, block, accumulated, friction, c, residual, normal_floor, 
     overlapping contacts in the velocity correction), the tangential part cancels the slip but stays
     within mu I_nsum (Schmitt's beta clamp). Returns its size as the largest row change it makes."""
     k = block[c]
+    if not k[0, 0] > FREE_DIRECTION * (k[0, 0] + k[1, 1] + k[2, 2]):
+        return 0.0  # the joints lock the contact's normal: no impulse there can move it
     total_n = max(accumulated[c, 0] - residual[0] / k[0, 0], normal_floor)
     change = np.empty(3)
     change[0] = total_n - accumulated[c, 0]
@@ -159,13 +185,18 @@ def impacts(jacobian, response, block, friction, restitution, twist, passes):
     for _ in range(passes):
         for c in range(block.shape[0]):
             _row_rates(jacobian, c, twist, velocity)
-            if velocity[0] >= 0:
-                continue
-            invert_small(block[c], 3, inverse)
-            for r in range(3):  # I_0: brings the contact point to rest
-                braking[r] = -(inverse[r, 0] * velocity[0] + inverse[r, 1] * velocity[1] + inverse[r, 2] * velocity[2])
+            locked = not block[c, 0, 0] > FREE_DIRECTION * (block[c, 0, 0] + block[c, 1, 1] + block[c, 2, 2])
+            if velocity[0] >= 0 or locked:
+                continue  # separating, or its normal locked by the joints
+            # I_0 brings the contact point to rest; where the joints lock a tangent (K singular) it cannot
+            # stop, and the contact takes the sliding branch, whose friction skips the locked direction
+            stoppable = _invertible(block[c])
+            if stoppable:
+                invert_small(block[c], 3, inverse)
+                for r in range(3):
+                    braking[r] = -(inverse[r, 0] * velocity[0] + inverse[r, 1] * velocity[1] + inverse[r, 2] * velocity[2])
             normal = max(braking[0], 0.0)
-            if np.hypot(braking[1], braking[2]) <= friction[c] * normal:  # sticking: the point stops
+            if stoppable and np.hypot(braking[1], braking[2]) <= friction[c] * normal:  # sticking: the point stops
                 impulse[:] = braking
             else:  # sliding: the normal part stops the approach, friction opposes the slip
                 k = block[c]
