@@ -5,31 +5,10 @@ Quaternions are (w, x, y, z).
 """
 import numpy as np
 
-# Levi-Civita symbol: cross(a, b)_i = EPS[i, j, k] a_j b_k
+# Levi-Civita symbol: (a x b)_i = EPS[i, j, k] a_j b_k
 LEVI_CIVITA = np.zeros((3, 3, 3))
 LEVI_CIVITA[0, 1, 2] = LEVI_CIVITA[1, 2, 0] = LEVI_CIVITA[2, 0, 1] = 1.0
 LEVI_CIVITA[0, 2, 1] = LEVI_CIVITA[2, 1, 0] = LEVI_CIVITA[1, 0, 2] = -1.0
-
-
-def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row-wise cross product of (n, 3) arrays (faster than np.cross for small n)."""
-    return np.einsum("ijk,nj,nk->ni", LEVI_CIVITA, a, b)
-
-
-# skew(a) = (a @ SKEW_MAP).reshape(3, 3): Schmitt's a* as one small product
-SKEW_MAP = -LEVI_CIVITA.transpose(2, 0, 1).reshape(3, 9)
-
-
-def skew(a: np.ndarray) -> np.ndarray:
-    """Schmitt's a* (§4): (..., 3) -> (..., 3, 3) with skew(a) @ b == cross(a, b)."""
-    return (a @ SKEW_MAP).reshape(a.shape[:-1] + (3, 3))
-
-
-def vee_antisymmetric(m: np.ndarray) -> np.ndarray:
-    """Axial vector of the antisymmetric part of (n, 3, 3): sin(angle) * axis for a rotation."""
-    return 0.5 * np.stack(
-        (m[:, 2, 1] - m[:, 1, 2], m[:, 0, 2] - m[:, 2, 0], m[:, 1, 0] - m[:, 0, 1]), axis=-1
-    )
 
 
 def orthonormalize(m: np.ndarray, tolerance: float = 1e-13, max_passes: int = 4) -> np.ndarray:
@@ -78,11 +57,3 @@ def matrix_to_quaternion(m: np.ndarray) -> np.ndarray:
         q[1 + k] = (m[k, i] + m[i, k]) / (4 * r)
     q /= np.linalg.norm(q)
     return -q if q[0] < 0 else q
-
-
-def perpendicular_basis(axis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Two unit vectors completing each unit (n, 3) axis to a right-handed orthonormal frame."""
-    helper = np.where(np.abs(axis[:, :1]) < 0.9, np.array([[1.0, 0, 0]]), np.array([[0, 1.0, 0]]))
-    u = cross(axis, helper)
-    u /= np.linalg.norm(u, axis=1, keepdims=True)
-    return u, cross(axis, u)

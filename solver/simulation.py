@@ -56,11 +56,11 @@ class Simulation:
         if setting_overrides:
             model = Model(model.spec, Settings.read(model.settings.to_dict(), setting_overrides))
         # numba and the compiled kernels load here, not on import
-        from .kernels import contact_loop, correction, drives as drive_kernels, flight, motion, rows
+        from .kernels import contact_loop, contact_rows, correction, drives as drive_kernels, flight, motion, rows
 
         self._kernels, self._fly_kernel, self._rows_kernels = correction, flight.fly, rows
         self._drive_kernels = drive_kernels
-        self._contact_loop = contact_loop
+        self._contact_loop, self._contact_rows = contact_loop, contact_rows
         self.model = model
         self.h = model.settings.h
         self.state = State.initial(model)
@@ -315,20 +315,11 @@ class Simulation:
         return later.subset((later.separation(ahead) < -UNCOVERED_DEPTH * dmax)
                             & np.array([key not in held for key in later.key], dtype=bool))
 
-    def through_joints_of(self, model, jacobian: np.ndarray):
-        """Contact rows (k, 6n) as the joints let them act: (response (6n, k), matrix (k, k)); see
-        kernels/rows.through_joints."""
-        n = len(model.body_names)
-        rows = self._rows
-        per_body = jacobian.T.reshape(n, 6, -1)
-        plain = np.empty_like(per_body)
-        plain[:, :3] = per_body[:, :3] * model.body_inv_mass[:, None, None]
-        plain[:, 3:] = rows.inv_inertia_world @ per_body[:, 3:]
-        columns = np.ascontiguousarray(plain.transpose(2, 0, 1))  # (k, n, 6)
-        response = np.empty_like(columns)
-        self._rows_kernels.through_joints_many(self._arrays, rows, columns, response)
-        response = response.transpose(1, 2, 0).reshape(6 * n, -1)
-        return response, jacobian @ response
+    def rows_through_joints(self, body_a, body_b, point, directions):
+        """Contact rows along (m, d, 3) directions at (m, 3) world points of bodies a and b, now: their
+        Jacobian (d m, 6n) and response through the joints (6n, d m); kernels/contact_rows.py."""
+        return self._contact_rows.jacobian_and_response(self._arrays, self._rows, self.state.frames.position, body_a,
+                                                        body_b, point, directions)
 
     def _contacts_ahead(self, h: float, shortened: bool, lcp: bool):
         """Contacts within reach this step: (contact rows for the loop, contacts the LCP took, a shorter

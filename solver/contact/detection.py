@@ -43,14 +43,24 @@ class Contacts:
 
     def separation(self, frames: Frames) -> np.ndarray:
         """(m,) signed gap in the given frames: positive apart, negative interpenetrating."""
-        probe = frames.points(self.body_b, self.probe_b)
-        normal = frames.vectors(self.body_a, self.normal_a)
-        return np.einsum("mi,mi->m", probe - frames.points(self.body_a, self.surface_a), normal) - self.radius
+        from ..kernels.narrow_phase import separations  # the kernels load with the first simulation
+
+        return separations(frames.position, frames.rotation, self.body_a, self.body_b, self.probe_b, self.radius,
+                           self.surface_a, self.normal_a)
 
     def geometry(self, frames: Frames) -> tuple[np.ndarray, np.ndarray]:
         """(m, 3) contact points on b's surface and (m, 3) world normals (from a towards b)."""
-        normal = frames.vectors(self.body_a, self.normal_a)
-        return frames.points(self.body_b, self.probe_b) - self.radius[:, None] * normal, normal
+        point, directions, _ = self.frames_at(frames)
+        return point, directions[:, 0]
+
+    def frames_at(self, frames: Frames) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(m, 3) contact points on b's surface, (m, 3, 3) rows of the normal (from a towards b), a
+        tangent and the binormal, (m, 2, 3) the points as material points of a and b
+        (kernels/contact_rows.contact_frames)."""
+        from ..kernels.contact_rows import contact_frames  # the kernels load with the first simulation
+
+        return contact_frames(frames.position, frames.rotation, self.body_a, self.body_b, self.probe_b, self.radius,
+                              self.normal_a)
 
     def subset(self, keep: np.ndarray) -> "Contacts":
         return Contacts([self.key[k] for k in np.flatnonzero(keep)], *(getattr(self, f)[keep] for f in FIELDS))
@@ -155,58 +165,26 @@ KIND_NAMES = ("body", "plane")  # by narrow_phase.BODIES, PLANE
 
 
 def _near_pairs(layout, now: Frames, ahead: Frames):
-    """The broad phase: (kind, a, b, margin) arrays of the pairs the narrow phase looks at, as
-    kernels/narrow_phase.contact_points takes them."""
-    shapes, reach = layout.shapes, layout.slot_reach
-    body = shapes.body
-    start, end = now.position[body], ahead.position[body]  # (S, 3) each slot's body centre
-    # how far any point of the slot moves in the step: its centre's path and its reach turned through
-    # the angle of the body's rotation over the step (a chord is shorter than its arc)
-    turn_cos = 0.5 * (np.einsum("sij,sij->s", now.rotation[body], ahead.rotation[body]) - 1.0)
-    sweep = np.linalg.norm(end - start, axis=1) + reach * np.arccos(np.clip(turn_cos, -1.0, 1.0))
-    kinds: list[np.ndarray] = []  # per group of pairs: their kind, a, b and margin
-    firsts: list[np.ndarray] = []
-    seconds: list[np.ndarray] = []
-    margins: list[np.ndarray] = []
-    pairs = layout.slot_pairs
-    if len(pairs):
-        a, b = pairs[:, 0], pairs[:, 1]
-        offset_now, offset_ahead = start[a] - start[b], end[a] - end[b]
-        # along a straight relative path the centres come no nearer than (|start| + |end| - path) / 2
-        closest = 0.5 * (np.linalg.norm(offset_now, axis=1) + np.linalg.norm(offset_ahead, axis=1)
-                         - np.linalg.norm(offset_ahead - offset_now, axis=1))
-        near = closest < reach[a] + reach[b] + sweep[a] + sweep[b] + MARGIN
-        _add(kinds, firsts, seconds, margins, BODIES_KIND, a[near], b[near], MARGIN + sweep[a[near]] + sweep[b[near]])
-    moving = np.flatnonzero(layout.slot_moves & np.isfinite(start).all(axis=1) & np.isfinite(end).all(axis=1))
-    for plane, (point, normal) in enumerate(zip(layout.plane_point, layout.plane_normal)):
-        height = np.minimum((start[moving] - point) @ normal, (end[moving] - point) @ normal)
-        near = moving[height < reach[moving] + MARGIN]
-        _add(kinds, firsts, seconds, margins, PLANE_KIND, np.full(len(near), plane), near, MARGIN + sweep[near])
-    if not kinds:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
-    return (np.concatenate(kinds), np.concatenate(firsts), np.concatenate(seconds), np.concatenate(margins))
+    """The broad phase (kernels/near_pairs.py): (kind, a, b, margin) arrays of the pairs the narrow
+    phase looks at."""
+    from ..kernels.near_pairs import near_pairs  # compiled on first use: building a model never imports numba
+
+    return near_pairs(layout.shapes.body, layout.slot_reach, layout.slot_moves, layout.slot_pairs, layout.plane_point,
+                      layout.plane_normal, now.position, now.rotation, ahead.position, ahead.rotation, MARGIN)
 
 
-BODIES_KIND, PLANE_KIND = 0, 1  # kernels/narrow_phase.BODIES, PLANE
-
-
-def _add(kinds: list, firsts: list, seconds: list, margins: list, kind: int, a, b, margin) -> None:
-    if len(a):
-        kinds.append(np.full(len(a), kind, dtype=np.int64))
-        firsts.append(np.asarray(a, dtype=np.int64))
-        seconds.append(np.asarray(b, dtype=np.int64))
-        margins.append(np.asarray(margin, dtype=float))
+PLANE_KIND = 1  # kernels/narrow_phase.PLANE
 
 
 def _pair_surface(layout, source: np.ndarray, body_a: np.ndarray, body_b: np.ndarray):
-    """(m,) friction (the geometric mean of the pair's) and restitution (the larger) of each point."""
+    """(m,) friction and restitution of each point (ContactLayout.pair_surface): a plane's own, else
+    body a's."""
     friction_a, restitution_a = layout.body_friction[body_a].copy(), layout.body_restitution[body_a].copy()
     on = source[:, 0] == PLANE_KIND
     if on.any():
         friction_a[on] = [layout.planes[i]["friction"] for i in source[on, 1]]
         restitution_a[on] = [layout.planes[i]["restitution"] for i in source[on, 1]]
-    return (np.sqrt(layout.body_friction[body_b] * friction_a),
-            np.maximum(layout.body_restitution[body_b], restitution_a))
+    return layout.pair_surface(body_b, friction_a, restitution_a)
 
 
 def _empty() -> Contacts:

@@ -11,8 +11,7 @@ answers a contact.
 import numpy as np
 
 from ..frames import Frames
-from ..rotation import perpendicular_basis
-from .jacobian import contact_jacobian
+from .jacobian import point_rates
 from .detection import Contacts, joined
 
 # Separations below this count as touching (a contact pair); above it a pair that closes within the
@@ -42,17 +41,13 @@ class ContactRows:
         """pushed_out: keys of contacts the step's loop was pushing apart (their normal rate is held at
         zero in the velocity correction even once they no longer overlap)."""
         self.contacts = contacts
-        point, normal = contacts.geometry(frames)
-        tangent, binormal = perpendicular_basis(normal)
-        self.directions = np.stack((normal, tangent, binormal), axis=1)  # (m, 3, 3) rows n, t1, t2
-        self.local_a = frames.to_local_points(contacts.body_a, point)  # the contact point as a material point of a
-        self.local_b = frames.to_local_points(contacts.body_b, point)  # and of b
-        self.jacobian = contact_jacobian(model, frames, contacts.body_a, contacts.body_b, point, self.directions)
-        self.response, matrix = rows.through_joints_of(model, self.jacobian)
+        # (m, 3, 3) rows n, t1, t2; (m, 2, 3) the contact point as a material point of a and of b
+        point, self.directions, self.local = contacts.frames_at(frames)
+        self.jacobian, self.response = rows.rows_through_joints(contacts.body_a, contacts.body_b, point,
+                                                                self.directions)
         m = len(contacts)
-        index = np.arange(3 * m).reshape(m, 3)
-        self.block = matrix[index[:, :, None], index[:, None, :]]  # (m, 3, 3) each contact's own K
-        self.index = index
+        # (m, 3, 3) each contact's own K
+        self.block = np.einsum("mik,kmj->mij", self.jacobian.reshape(m, 3, -1), self.response.reshape(-1, m, 3))
         self.accumulated = np.zeros((m, 3))  # normal, tangent, binormal impulses this step
         self.passes = 0
         # overlapping contacts (deeper than a resting one ever is) are pushed out gently: the loop
@@ -101,7 +96,7 @@ class ContactRows:
         order: from body to friction."""
         c = self.contacts
         return (np.column_stack((c.body_a, c.body_b)), c.probe_b, c.radius, c.surface_a, c.normal_a,
-                np.stack((self.local_a, self.local_b), axis=1), self.directions,
+                self.local, self.directions,
                 gap_targets(self.gap_now, self.overlapping, h), self.jacobian, self.response, self.block,
                 self.accumulated, c.friction)
 
@@ -137,4 +132,4 @@ def resolve_impacts(model, rows, contacts: Contacts, frames: Frames, twist: np.n
 def normal_rates(model, contacts: Contacts, frames: Frames, twist: np.ndarray) -> np.ndarray:
     """(m,) how fast each contact opens now (negative: closing); needs the rows' directions only."""
     point, normal = contacts.geometry(frames)
-    return contact_jacobian(model, frames, contacts.body_a, contacts.body_b, point, normal[:, None]) @ twist.reshape(-1)
+    return point_rates(frames, twist.reshape(-1, 6), contacts.body_a, contacts.body_b, point, normal)

@@ -27,6 +27,12 @@ class ContactLayout:
         self.slot_pairs = _slot_pairs(model, self.shapes)  # (p, 2) slot a, slot b
         self.enabled = bool(len(slot_body)) and bool(self.planes or self.meshes or len(self.slot_pairs))
 
+    def pair_surface(self, body_b: np.ndarray, friction_a: np.ndarray, restitution_a: np.ndarray):
+        """(m,) friction and restitution of contacts of bodies b against surfaces with these: the
+        geometric mean of the frictions, the larger restitution."""
+        return (np.sqrt(self.body_friction[body_b] * friction_a),
+                np.maximum(self.body_restitution[body_b], restitution_a))
+
 
 def _slot_pairs(model, shapes) -> np.ndarray:
     """(p, 2) the pairs of shape slots that may touch: of different bodies not joined to each other

@@ -17,8 +17,6 @@ import numpy as np
 
 from ..frames import Frames
 from ..integrator import fly
-from ..rotation import perpendicular_basis
-from .jacobian import contact_jacobian
 from .detection import Contacts
 from .lemke import lemke
 
@@ -61,20 +59,18 @@ def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, n
            impacting: np.ndarray, gap_target: np.ndarray):
     """The LCP linearised at the twist `now` (impulses applied so far), for impulses from `start`."""
     m, k = len(contacts), model.settings.friction_directions
-    point, normal = contacts.geometry(frames)
-    tangent, binormal = perpendicular_basis(normal)
+    point, basis, local = contacts.frames_at(frames)
+    normal, tangent, binormal = basis[:, 0], basis[:, 1], basis[:, 2]
     angles = 2 * np.pi * np.arange(k) / k
     edges = np.cos(angles)[None, :, None] * tangent[:, None] + np.sin(angles)[None, :, None] * binormal[:, None]
     directions = np.concatenate((normal[:, None], edges), axis=1)  # (m, 1 + k, 3)
-    jacobian = contact_jacobian(model, frames, contacts.body_a, contacts.body_b, point, directions)
-    response, matrix = rows.through_joints_of(model, jacobian)
+    jacobian, response = rows.rows_through_joints(contacts.body_a, contacts.body_b, point, directions)
+    matrix = jacobian @ response
     normal_rows = np.arange(m) * (1 + k)
     edge_rows = (normal_rows[:, None] + 1 + np.arange(k)).ravel()
     ahead = fly(model, frames, now, h, rows.time)
     gap = contacts.separation(ahead) - gap_target  # overlapping contacts open gently (impulse.gap_targets)
-    local_a = frames.to_local_points(contacts.body_a, point)
-    local_b = frames.to_local_points(contacts.body_b, point)
-    displacement = ahead.points(contacts.body_b, local_b) - ahead.points(contacts.body_a, local_a)
+    displacement = ahead.points(contacts.body_b, local[:, 1]) - ahead.points(contacts.body_a, local[:, 0])
     slip = np.einsum("mki,mi->mk", edges, displacement).ravel()
     incidence = np.kron(np.eye(m), np.ones((k, 1)))  # (m k, m): edge -> its contact
     size = m + m * k + m

@@ -14,6 +14,7 @@ from .jit import kernel
 from .manifold import (box_box, box_capsule, box_pose, capsule_capsule, hull_box, hull_capsule, hull_hull, plane_box,
                        plane_capsule, plane_hull)
 from .manifold_points import MAX_POINTS, Manifold
+from .vector import body_point, rotate
 
 BODIES, PLANE = 0, 1
 
@@ -171,3 +172,20 @@ def _to_local(rotation, vector):
     x, y, z = vector[0], vector[1], vector[2]
     for i in range(3):
         vector[i] = rotation[0, i] * x + rotation[1, i] * y + rotation[2, i] * z
+
+
+@kernel
+def separations(position, rotation, body_a, body_b, probe_b, radius, surface_a, normal_a):
+    """(m,) signed gap of each contact point in the frames given: positive apart, negative
+    interpenetrating (the probe's height over the tangent plane less its radius)."""
+    m = body_b.shape[0]
+    gap = np.empty(m)
+    probe, surface, normal = np.empty(3), np.empty(3), np.empty(3)
+    for c in range(m):
+        a, b = body_a[c], body_b[c]
+        body_point(position[b], rotation[b], probe_b[c], probe)
+        body_point(position[a], rotation[a], surface_a[c], surface)
+        rotate(rotation[a], normal_a[c], normal)
+        gap[c] = ((probe[0] - surface[0]) * normal[0] + (probe[1] - surface[1]) * normal[1]
+                  + (probe[2] - surface[2]) * normal[2]) - radius[c]
+    return gap
