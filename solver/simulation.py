@@ -86,6 +86,7 @@ class Simulation:
         self._warm_position: dict = {}
         self._warm_velocity: dict = {}
         self._warm_h = self.h
+        self._found_at: tuple | None = None  # (position, rotation, contacts) of the last _contacts_at
         self.warnings: list[str] = []  # what runs but may not be what was meant, each naming its bodies
         if model.contacts.enabled:  # what touches at the start is resting, not an impact
             contacts = find_contacts(model, self.state.frames, self.state.frames)
@@ -254,9 +255,7 @@ class Simulation:
             failure = self._lcp_with_joints(arrays, lcp_contacts, h)
             if failure is not None:
                 return failure
-        if not self._flight_valid:
-            self._fly_kernel(self._arrays, self._settings.taylor_order, state.time, state.frames.position,
-                             state.frames.rotation, state.twist, h, self._flight)
+        self._fly(h)
         finite = k.advance(self._arrays, self._settings, arrays, self._rows, self._flight, self._work, h)
         state.time = float(arrays.time[0])
         self._flight_valid = False
@@ -297,11 +296,14 @@ class Simulation:
             converged, joint, gap, contact_rows.passes, flight_valid = self._contact_loop.correct_positions(
                 a, s, arrays, self._rows, self._flight, work, h, self._counters, loop_drives,
                 *contact_rows.loop_arrays(h), CONTACT_TIGHTNESS, contact_rows.passes)
-            more = self._uncovered(contact_rows) if converged else None
-            if more is None or not len(more):
+            self._flight_valid = bool(flight_valid)
+            if not converged:
+                break
+            self._fly(h)  # where the step ends: the last pass moved the bodies by less than Dmax
+            more = self._uncovered(contact_rows)
+            if not len(more):
                 break
             contact_rows = contact_rows.with_more(self.model, self, more, self.state.frames)
-        self._flight_valid = bool(flight_valid)
         self._warm_position = contact_rows.impulses()
         return bool(converged), int(joint), float(gap), contact_rows
 
@@ -310,10 +312,30 @@ class Simulation:
         and that lie deeper than UNCOVERED_DEPTH Dmax."""
         ahead = Frames(self._flight.position, self._flight.rotation)
         dmax = self.model.settings.dmax
-        later = find_contacts(self.model, ahead, ahead)
+        later = self._contacts_at(ahead)
         held = set(contact_rows.contacts.key)
         return later.subset((later.separation(ahead) < -UNCOVERED_DEPTH * dmax)
                             & np.array([key not in held for key in later.key], dtype=bool))
+
+    def _fly(self, h: float) -> None:
+        """The look-ahead flight over h from now, unless the one held is still valid."""
+        if not self._flight_valid:
+            state = self.state
+            self._fly_kernel(self._arrays, self._settings.taylor_order, state.time, state.frames.position,
+                             state.frames.rotation, state.twist, h, self._flight)
+            self._flight_valid = True
+
+    def _contacts_at(self, frames: Frames) -> Contacts:
+        """The contacts at one instant (find_contacts). The corrected look-ahead that _uncovered looks
+        at is where the step ends, which _impacts looks at again: the second time they are not found
+        anew."""
+        found = self._found_at
+        if found is not None and np.array_equal(found[0], frames.position) and np.array_equal(found[1],
+                                                                                              frames.rotation):
+            return found[2]
+        contacts = find_contacts(self.model, frames, frames)
+        self._found_at = (frames.position.copy(), frames.rotation.copy(), contacts)
+        return contacts
 
     def rows_through_joints(self, body_a, body_b, point, directions):
         """Contact rows along (m, d, 3) directions at (m, 3) world points of bodies a and b, now: their
@@ -342,7 +364,7 @@ class Simulation:
     def _impacts(self, h: float):
         """Schmitt §11 impact pairs at the end of the step; the contacts touching now."""
         model, state = self.model, self.state
-        contacts = find_contacts(model, state.frames, state.frames)
+        contacts = self._contacts_at(state.frames)
         touching = contacts.subset(contacts.separation(state.frames) < TOUCHING + 2 * model.settings.dmax)
         fresh = np.array([key not in state.touching for key in touching.key], dtype=bool)
         resolve_impacts(model, self, touching, state.frames, state.twist.reshape(-1), fresh,
@@ -372,9 +394,7 @@ class Simulation:
         """The joints' correction may push a contact back in: the LCP and the joints take turns."""
         model, state = self.model, self.state
         for _ in range(LCP_ROUNDS):
-            if not self._flight_valid:
-                self._fly_kernel(self._arrays, self._settings.taylor_order, state.time, state.frames.position,
-                                 state.frames.rotation, state.twist, h, self._flight)
+            self._fly(h)
             target = gap_targets(self._lcp_gap_now, self._lcp_overlapping, h)
             ahead = Frames(self._flight.position, self._flight.rotation)
             if (contacts.separation(ahead) - target).min() >= -0.5 * model.settings.dmax:

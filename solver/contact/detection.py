@@ -98,23 +98,16 @@ def find_contacts(model, now: Frames, ahead: Frames) -> Contacts:
     on_meshes = [Contacts(*part) for part in against_meshes(model, now, ahead, MARGIN)]
     pair_kind, pair_a, pair_b, pair_margin = _near_pairs(layout, now, ahead)
     if not len(pair_kind):
-        return _joined_all(on_meshes)
+        return joined(*on_meshes)
     contacts = _manifold_points(layout, now, pair_kind, pair_a, pair_b, pair_margin)
     if ahead is now:
-        return _joined_all([contacts.subset(contacts.separation(now) < MARGIN)] + on_meshes)
+        return joined(contacts.subset(contacts.separation(now) < MARGIN), *on_meshes)
     # the features that touch at the look-ahead too: a box tipping from one edge onto a face meets the
     # floor with corners that are not on the face it touched with at first
     later = _manifold_points(layout, ahead, pair_kind, pair_a, pair_b, pair_margin)
     contacts = with_look_ahead(contacts, later, ahead, model.settings.dmax)
     near = contacts.subset(np.minimum(contacts.separation(now), contacts.separation(ahead)) < MARGIN)
-    return _joined_all([near] + on_meshes)
-
-
-def _joined_all(parts: list) -> "Contacts":
-    joined_so_far = _empty()
-    for part in parts:
-        joined_so_far = joined(joined_so_far, part)
-    return joined_so_far
+    return joined(near, *on_meshes)
 
 
 def with_look_ahead(contacts: Contacts, later: Contacts, ahead: Frames, dmax: float) -> Contacts:
@@ -154,11 +147,13 @@ def _manifold_points(layout, frames: Frames, pair_kind, pair_a, pair_b, pair_mar
                     radius_a)
 
 
-def joined(first: Contacts, second: Contacts) -> Contacts:
-    """The contacts of both."""
-    if not len(second):
-        return first
-    return Contacts(first.key + second.key, *(np.concatenate((getattr(first, f), getattr(second, f))) for f in FIELDS))
+def joined(*parts: Contacts) -> Contacts:
+    """The contacts of every part, in order."""
+    present = [part for part in parts if len(part)]
+    if len(present) <= 1:
+        return present[0] if present else _empty()
+    return Contacts([key for part in present for key in part.key],
+                    *(np.concatenate([getattr(part, f) for part in present]) for f in FIELDS))
 
 
 KIND_NAMES = ("body", "plane")  # by narrow_phase.BODIES, PLANE
@@ -179,11 +174,11 @@ PLANE_KIND = 1  # kernels/narrow_phase.PLANE
 def _pair_surface(layout, source: np.ndarray, body_a: np.ndarray, body_b: np.ndarray):
     """(m,) friction and restitution of each point (ContactLayout.pair_surface): a plane's own, else
     body a's."""
-    friction_a, restitution_a = layout.body_friction[body_a].copy(), layout.body_restitution[body_a].copy()
+    friction_a, restitution_a = layout.body_friction[body_a], layout.body_restitution[body_a]
     on = source[:, 0] == PLANE_KIND
     if on.any():
-        friction_a[on] = [layout.planes[i]["friction"] for i in source[on, 1]]
-        restitution_a[on] = [layout.planes[i]["restitution"] for i in source[on, 1]]
+        plane = source[on, 1]
+        friction_a[on], restitution_a[on] = layout.plane_friction[plane], layout.plane_restitution[plane]
     return layout.pair_surface(body_b, friction_a, restitution_a)
 
 

@@ -21,6 +21,8 @@ class ContactLayout:
         self.planes = [o for o in spec["obstacles"] if o["type"] == "plane"]
         self.plane_point = np.array([p["point"] for p in self.planes], dtype=float).reshape(-1, 3)  # (P, 3) world
         self.plane_normal = np.array([p["normal"] for p in self.planes], dtype=float).reshape(-1, 3)  # (P, 3) unit
+        self.plane_friction = np.array([p["friction"] for p in self.planes], dtype=float)  # (P,)
+        self.plane_restitution = np.array([p["restitution"] for p in self.planes], dtype=float)  # (P,)
         self.meshes = [(o, TriangleBVH.build(o["vertices"], o["triangles"])) for o in spec["obstacles"]
                        if o["type"] == "mesh"]
         self.mesh_probes = mesh_probes(self.shapes)  # every corner of a body, for meshes
