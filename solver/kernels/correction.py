@@ -71,14 +71,16 @@ def axis_coordinates(model, position, rotation, previous, out):
 
 @kernel
 def look(model, settings, state, rows, flight, work, h):
-    """A sweep's look-ahead: the flight, every joint's gap there, the joint coordinates there and the
-    axis rates now. Returns the worst joint."""
+    """A sweep's look-ahead: the flight, every joint's gap there, and for the loop drives the joint
+    coordinates there and the axis rates now (nothing else reads them: a mechanism without loop
+    drives, such as A02's 121 hinges, does not find them). Returns the worst joint."""
     fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
     joint_errors(model, flight.position, flight.rotation, work.errors)
     worst = joint_gaps(model, work.errors, work.gaps)
-    axis_coordinates(model, flight.position, flight.rotation, state.axis_coordinate, work.coordinate_h)
-    for a in range(model.axis_joint.shape[0]):
-        work.rate_at_look[a] = joint_rows.axis_rate(model, rows, a, state.twist)
+    if has_loop_drives(model):
+        axis_coordinates(model, flight.position, flight.rotation, state.axis_coordinate, work.coordinate_h)
+        for a in range(model.axis_joint.shape[0]):
+            work.rate_at_look[a] = joint_rows.axis_rate(model, rows, a, state.twist)
     return worst
 
 
