@@ -44,8 +44,8 @@ ModelArrays = namedtuple("ModelArrays", [
     "k_start",  # (R + 1,) K's upper triangle by columns (elimination.SystemPattern)
     "k_index",  # (nnz,)
     "k_contribution",  # (C, 5)
-    "ldl_start",  # (R + 1,)
-    "ldl_parent",  # (R,)
+    "ldl_start",  # (R + 1,) L's pattern by columns
+    "ldl_row_start", "ldl_row_column", "ldl_row_position",  # (R + 1,), (nnz of L,) x 2: L's pattern by rows
     "body_motion_start",  # (n + 1,) animated body b's samples are body_motion_start[b]:body_motion_start[b + 1]
     "motion_time",  # (S,) s
     "motion_position",  # (S, 3) centre of mass, world
@@ -71,14 +71,13 @@ RowArrays = namedtuple("RowArrays", [
     "row_response",  # (R, 2, 6) M^-1 J^T, the same blocks
     "k_value",  # (nnz,) K's entries in the pattern
     "ldl_index", "ldl_value",  # (nnz of L,) L by columns
-    "ldl_count",  # (R,)
     "ldl_diagonal",  # (R,) D, infinite where a row depends on the rows before it (dropped)
     "null_basis",  # (Q, R), Q = min(R, NULL_CAPACITY): K's null space, one vector per dropped row, elimination order
-    "null_span",  # (Q, 3) int: the first and last entry of each that is not 0, where its row of null_gram starts
+    "null_span",  # (Q, 4) int: the first and last entry of each that is not 0, where its row of null_gram starts,
+    #               the last row of null_gram whose profile reaches its column
     "null_gram",  # (Q, Q) the Cholesky factor of their Gram matrix, lower triangle
     "null_count",  # (1,) how many of null_basis's rows hold it
-    "ldl_row_start", "ldl_row_column", "ldl_row_value",  # (R + 1,), (nnz of L,) x 2: L by rows, when rows are dropped
-    "work", "pattern", "flag",  # (R,) workspace of the factorisation
+    "work", "candidates", "stamp",  # (R,) workspace of the factorisation and of the null space's search
     "rhs", "solution", "permuted",  # (R,) workspace of the solves
     "block_inverse",  # (m, 6, 6) each joint's own block of K, inverted (iterative solver)
     "axis_jacobian", "axis_response",  # (q, 2, 6) the joint axes' rows
@@ -116,13 +115,13 @@ def row_arrays(model) -> RowArrays:
     a = model.arrays
     n, m, rows, q = len(a.body_inv_mass), len(a.joint_kind), len(a.row_joint), len(a.axis_joint)
     kept = min(rows, NULL_CAPACITY)  # null space vectors
+    ldl_index = np.empty(a.ldl_start[-1], dtype=np.int64)  # the row of each entry of L by columns: fixed by the pattern
+    ldl_index[a.ldl_row_position] = np.repeat(np.arange(rows), np.diff(a.ldl_row_start))
     return RowArrays(np.zeros((n, 3, 3)), np.zeros((rows, 2, 6)), np.zeros((rows, 2, 6)), np.zeros(len(a.k_index)),
-                     np.zeros(a.ldl_start[-1], dtype=np.int64), np.zeros(a.ldl_start[-1]),
-                     np.zeros(rows, dtype=np.int64), np.zeros(rows),
-                     np.zeros((kept, rows)), np.zeros((kept, 3), dtype=np.int64), np.zeros((kept, kept)),
-                     np.zeros(1, dtype=np.int64),
-                     np.zeros(rows + 1, dtype=np.int64), np.zeros(a.ldl_start[-1], dtype=np.int64),
-                     np.zeros(a.ldl_start[-1]), np.zeros(rows),
+                     ldl_index, np.zeros(a.ldl_start[-1]),
+                     np.zeros(rows),
+                     np.zeros((kept, rows)), np.zeros((kept, 4), dtype=np.int64), np.zeros((kept, kept)),
+                     np.zeros(1, dtype=np.int64), np.zeros(rows),
                      np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64), np.zeros(rows), np.zeros(rows),
                      np.zeros(rows), np.zeros((m, 6, 6)), np.zeros((q, 2, 6)), np.zeros((q, 2, 6)), np.zeros(q),
                      np.zeros((q, n, 6)), np.zeros(q), np.zeros(1, dtype=np.bool_))

@@ -4,7 +4,9 @@ K = J M^-1 J^T couples two joint rows only where their joints share a moving bod
 as the mechanism. Its rows are factorised (kernels/sparse.py) in a minimum-degree order of the joint
 graph: a chain or a tree is eliminated from its ends without fill, so the cost per step grows
 linearly with the number of bodies (the linear time of Baraff 1996); where loops close, minimum
-degree keeps the fill small. This module computes that order, K's pattern and the elimination tree.
+degree keeps the fill small. This module computes that order, K's pattern and L's: the numeric
+factorisation every instant then only does arithmetic (the pattern of L, which Davis's up-looking
+algorithm finds by walking the elimination tree, depends on the order alone).
 """
 import heapq
 from dataclasses import dataclass
@@ -19,7 +21,9 @@ class SystemPattern:
     k_index: np.ndarray  # (nnz,) their positions (row of P K P^T), ascending, the diagonal last
     k_contribution: np.ndarray  # (C, 5) entry, row 1, side 1, row 2, side 2: K[entry] += J[row 1, side 1] . W[row 2, side 2]
     ldl_start: np.ndarray  # (R + 1,) column j of L holds ldl_start[j]:ldl_start[j + 1]
-    ldl_parent: np.ndarray  # (R,) elimination tree (-1 at roots)
+    ldl_row_start: np.ndarray  # (R + 1,) row k of L (below the diagonal) is entries ldl_row_start[k]:ldl_row_start[k + 1]
+    ldl_row_column: np.ndarray  # (nnz of L,) their columns, in the order the up-looking factorisation takes them
+    ldl_row_position: np.ndarray  # (nnz of L,) where each is kept in L by columns (within ldl_start's column)
 
 
 def minimum_degree_order(neighbours: list[set]) -> list[int]:
@@ -92,7 +96,8 @@ def system_pattern(row_joint: np.ndarray, joint_body: np.ndarray, body_dynamic: 
     contribution = np.array(contributions, dtype=np.int64).reshape(-1, 5)
     contribution[:, 0] = renumber[contribution[:, 0]]
     ldl_start, ldl_parent = _elimination_tree(rows, k_start, k_index)
-    return SystemPattern(order, k_start.astype(np.int64), k_index, contribution, ldl_start, ldl_parent)
+    return SystemPattern(order, k_start.astype(np.int64), k_index, contribution, ldl_start,
+                         *_row_patterns(rows, k_start, k_index, ldl_start, ldl_parent))
 
 
 def _elimination_tree(n: int, k_start: np.ndarray, k_index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -111,3 +116,33 @@ def _elimination_tree(n: int, k_start: np.ndarray, k_index: np.ndarray) -> tuple
                 flag[i] = k
                 i = int(parent[i])
     return np.concatenate(([0], np.cumsum(count))).astype(np.int64), parent
+
+
+def _row_patterns(n: int, k_start: np.ndarray, k_index: np.ndarray, ldl_start: np.ndarray,
+                  parent: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """L by rows: row k's columns are the paths up the elimination tree from the entries of K's column
+    k (Davis's ldl_numeric, "Algorithm 849"), taken in its topological order, each path's nodes
+    pushed onto a stack. Returns (row start, columns, the position of each in L by columns): entry
+    L[k, i] comes after the entries of column i from the rows before k."""
+    row_start = np.zeros(n + 1, dtype=np.int64)
+    columns: list[int] = []
+    positions: list[int] = []
+    filled = ldl_start[:n].copy()
+    flag = np.full(n, -1, dtype=np.int64)
+    for k in range(n):
+        flag[k] = k
+        stack: list[int] = []
+        for p in range(k_start[k], k_start[k + 1]):
+            i = int(k_index[p])
+            path = []
+            while flag[i] != k:
+                path.append(i)
+                flag[i] = k
+                i = int(parent[i])
+            stack = path + stack  # a later path is taken first, each from its lowest node up
+        for i in stack:
+            columns.append(i)
+            positions.append(int(filled[i]))
+            filled[i] += 1
+        row_start[k + 1] = len(columns)
+    return row_start, np.array(columns, dtype=np.int64), np.array(positions, dtype=np.int64)

@@ -155,7 +155,8 @@ class Model:
                 self.axis_joint, self.axis_is_angle, drives.kind, drives.axis, drives.max_effort, drives.offset,
                 drives.schedule, drives.schedule_start, drives.schedule_time, drives.schedule_value,
                 self.system.order, self.system.k_start, self.system.k_index, self.system.k_contribution,
-                self.system.ldl_start, self.system.ldl_parent, *self.motion)
+                self.system.ldl_start, self.system.ldl_row_start, self.system.ldl_row_column,
+                self.system.ldl_row_position, *self.motion)
         return self._arrays
 
     # --- files -------------------------------------------------------------------------------

@@ -26,16 +26,14 @@ from .contact.lcp import apply_lcp_impulses
 from .contact.lemke import LemkeFailure
 from .contact.reduction import four_per_face
 from .state import State
+from .stepping import GROW_AFTER, MAX_HALVINGS, MAX_SUBSTEPS
 
 LCP_ROUNDS = 6  # turns of the contact LCP and the joint correction within one step
-MAX_HALVINGS = 16  # the step may shrink to h / 2^16 before the run is declared diverged
-MAX_SUBSTEPS = 4096  # sub-steps one step may take (halved, or shortened to impacts) before the run is declared diverged
-GROW_AFTER = 4  # good sub-steps in a row before a halved step doubles again
 CONTACT_TIGHTNESS = 1e-3  # contact impulses converge to this fraction of Dmax per step
 # rounds in which the manifolds at the corrected look-ahead may add points the loop then holds too
 REDETECTIONS = 2
 UNCOVERED_DEPTH = 0.1  # a point this deep (times Dmax) at the look-ahead is held too: the step may not end deeper
-COUNTERS = ("corrections", "solves", "velocity_solves")  # kernels.correction.CORRECTIONS ...
+COUNTERS = ("corrections", "solves", "velocity_solves", "substeps", "halvings")  # kernels.correction.CORRECTIONS ...
 
 
 LCP_GAVE_UP = -1  # a Failure status beside the kernels': Lemke found no solution; the sub-step goes the impulse way
@@ -77,6 +75,9 @@ class Simulation:
         self._work = work_arrays(model)
         self._counters = np.zeros(len(COUNTERS), dtype=np.int64)
         state = self.state
+        # where a compiled step keeps the state its sub-step starts from (kernels/correction.advance_steps)
+        self._saved = StateArrays(np.empty_like(state.frames.position), np.empty_like(state.frames.rotation),
+                                  np.empty_like(state.twist), np.empty_like(state.axis_coordinate), np.zeros(1))
         for body in np.flatnonzero(model.body_animated):  # where its motion is at the start, and how it moves
             motion.motion_at(self._arrays, body, 0.0, state.frames.position[body], state.frames.rotation[body],
                              state.twist[body, :3], state.twist[body, 3:])
@@ -115,13 +116,21 @@ class Simulation:
 
     def run(self, duration: float, callback=None) -> None:
         """Advance by `duration` (rounded to whole steps). callback(sim) runs after every step; if it
-        returns False the run stops there."""
-        for _ in range(int(round(duration / self.h))):
+        returns False the run stops there. Without a callback, a mechanism without contacts takes all
+        its steps in one kernel call."""
+        steps = int(round(duration / self.h))
+        if callback is None and not self.model.contacts.enabled and self.model.settings.extrapolation != "richardson":
+            self._advance_jointed(self.h, steps, counted=True)
+            return
+        for _ in range(steps):
             self.step()
             if callback is not None and callback(self) is False:
                 return
 
     def _advance(self, duration: float) -> None:
+        if not self.model.contacts.enabled:
+            self._advance_jointed(duration, 1, counted=False)
+            return
         end = self.state.time + duration
         remaining = duration
         substeps = 0
@@ -157,6 +166,36 @@ class Simulation:
             if self._substep < self.h / 2**MAX_HALVINGS:
                 raise self._diverged(failure, f"even at step {2 * self._substep:.3g} s")
         self.state.time = end
+
+    def _advance_jointed(self, duration: float, steps: int, counted: bool) -> None:
+        """`steps` steps of `duration` for a mechanism without contacts, sub-steps and their halvings
+        as in _advance, in one kernel call (kernels/correction.advance_steps). counted: the steps go
+        into stats["steps"] (step() counts its own)."""
+        k = self._kernels
+        self._ensure_rows()
+        arrays = self._state_arrays()
+        control = np.array([self._substep, self._good_in_a_row], dtype=np.float64)
+        done, stopped, status, index, size, length = k.advance_steps(
+            self._arrays, self._settings, arrays, self._saved, self._rows, self._flight, self._work, duration, steps,
+            self.h, control, self._counters)
+        self.state.time = float(arrays.time[0])
+        self._substep, self._good_in_a_row = float(control[0]), int(control[1])
+        self._count()
+        if counted:
+            self.stats["steps"] += done
+        if stopped:
+            failure = None if status == k.DONE else self._failure(status, index, size, length)
+            limit = (f"the step needed more than {MAX_SUBSTEPS} sub-steps" if stopped == k.TOO_MANY_SUBSTEPS
+                     else f"even at step {2 * self._substep:.3g} s")
+            raise self._diverged(failure, limit)
+
+    def _failure(self, status: int, index: int, size: float, h: float) -> "Failure | None":
+        """A kernel's (status, index, size) for a sub-step of length h as a Failure (None: it stood)."""
+        if status == self._kernels.DONE:
+            return None
+        if status == self._kernels.STIFF_SPRING:
+            return Failure(status, index, h / np.sqrt(size))
+        return Failure(status, index, size)
 
     def _diverged(self, failure: "Failure | None", limit: str) -> SimulationDiverged:
         """The error for a run that cannot go on, naming the joint, spring or body at fault."""
@@ -196,14 +235,11 @@ class Simulation:
         self._counters[:] = 0
 
     def _try_substep(self, h: float, shortened: bool = False, lcp: bool | None = None):
-        """One sub-step of length h; None on success, a shorter step to take instead when a
+        """One sub-step of length h with contacts; None on success, a shorter step to take instead when a
         collision lies ahead, else (worst joint, its gap) for the report."""
         self._ensure_rows()
-        if self.model.contacts.enabled:
-            failure = self._contact_substep(h, shortened, self.model.settings.contact_method == "lcp" if lcp is None
-                                            else lcp)
-        else:
-            failure = self._jointed_substep(h, kicked=False)
+        failure = self._contact_substep(h, shortened, self.model.settings.contact_method == "lcp" if lcp is None
+                                        else lcp)
         self._count()
         if failure is not None:
             return failure
@@ -219,9 +255,7 @@ class Simulation:
         self.state.time = float(arrays.time[0])
         if status == self._kernels.NON_FINITE:
             return self._non_finite()
-        if status == self._kernels.STIFF_SPRING:
-            return Failure(status, index, h / np.sqrt(size))
-        return None if status == self._kernels.DONE else Failure(status, index, size)
+        return self._failure(status, index, size, h)
 
     def _non_finite(self) -> Failure:
         """The failure of a state that became infinite or NaN, naming the first such body."""

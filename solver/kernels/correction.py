@@ -10,6 +10,7 @@ block of K.
 import numpy as np
 
 from ..drives import MOTOR_POSITION, MOTOR_VELOCITY
+from ..stepping import GROW_AFTER, MAX_HALVINGS, MAX_SUBSTEPS
 from . import joints, rows as joint_rows, sparse
 from .drives import apply_explicit_forces, drive_velocities, has_loop_drives, solve_loop_drives, unstable_explicit_spring
 from .flight import fly, land
@@ -20,12 +21,15 @@ from .rows import SYSTEM
 # every time, so growth means: four times the worst gap the step started with. (Halving on smaller
 # wobbles does harm: at a tiny step a gap near Dmax is closed by an impulse of Dmax / h.)
 GROWTH_LIMIT = 4.0
-CORRECTIONS, SOLVES, VELOCITY_SOLVES = range(3)  # the counters in `stats`
+CORRECTIONS, SOLVES, VELOCITY_SOLVES, SUBSTEPS, HALVINGS = range(5)  # the counters in `stats`
 # how a sub-step ends: (status, index, size)
 DONE = 0
 GAP = 1  # a joint's gap grew or did not close within max_corrections: (joint, gap)
 NON_FINITE = 2  # the state became infinite or NaN: (the worst joint, inf)
 STIFF_SPRING = 3  # an impulse spring too stiff for the step (drive_axis's drive, its k h^2 s / 4 + c h s / 2)
+# why advance_steps stopped short: the step took more than MAX_SUBSTEPS sub-steps, or was halved below
+# h / 2^MAX_HALVINGS
+TOO_MANY_SUBSTEPS, TOO_SHORT = 1, 2
 
 
 @kernel
@@ -67,14 +71,16 @@ def axis_coordinates(model, position, rotation, previous, out):
 
 @kernel
 def look(model, settings, state, rows, flight, work, h):
-    """A sweep's look-ahead: the flight, every joint's gap there, the joint coordinates there and the
-    axis rates now. Returns the worst joint."""
+    """A sweep's look-ahead: the flight, every joint's gap there, and for the loop drives the joint
+    coordinates there and the axis rates now (nothing else reads them: a mechanism without loop
+    drives, such as A02's 121 hinges, does not find them). Returns the worst joint."""
     fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
     joint_errors(model, flight.position, flight.rotation, work.errors)
     worst = joint_gaps(model, work.errors, work.gaps)
-    axis_coordinates(model, flight.position, flight.rotation, state.axis_coordinate, work.coordinate_h)
-    for a in range(model.axis_joint.shape[0]):
-        work.rate_at_look[a] = joint_rows.axis_rate(model, rows, a, state.twist)
+    if has_loop_drives(model):
+        axis_coordinates(model, flight.position, flight.rotation, state.axis_coordinate, work.coordinate_h)
+        for a in range(model.axis_joint.shape[0]):
+            work.rate_at_look[a] = joint_rows.axis_rate(model, rows, a, state.twist)
     return worst
 
 
@@ -279,3 +285,69 @@ def substep(model, settings, state, rows, flight, work, h, stats, kicked):
     if not is_finite(state):
         return NON_FINITE, worst_joint, np.inf
     return DONE, worst_joint, worst_gap
+
+
+@kernel
+def first_non_finite_body(state):
+    """The first body whose frame or velocity is infinite or NaN (-1 if none)."""
+    for b in range(state.position.shape[0]):
+        total = 0.0
+        for i in range(3):
+            total += state.position[b, i] + state.rotation[b, i, 0] + state.rotation[b, i, 1] + state.rotation[b, i, 2]
+        for i in range(6):
+            total += state.twist[b, i]
+        if not np.isfinite(total):
+            return b
+    return -1
+
+
+@kernel
+def _copy_state(source, target):
+    target.position[:, :] = source.position
+    target.rotation[:, :, :] = source.rotation
+    target.twist[:, :] = source.twist
+    target.axis_coordinate[:] = source.axis_coordinate
+    target.time[0] = source.time[0]
+
+
+@kernel
+def advance_steps(model, settings, state, saved, rows, flight, work, duration, steps, h, control, stats):
+    """`steps` steps of `duration` each for a mechanism without contacts, in sub-steps (Schmitt §5):
+    a sub-step that fails is undone from `saved` (state arrays of the same shapes) and retried at
+    half its length; after GROW_AFTER good ones in a row a halved length doubles back, up to h.
+    control = (sub-step length, good sub-steps in a row), carried from call to call; `rows` hold the
+    state's instant on entry and on return. One call for many steps: calling a kernel with the
+    model's arrays costs about as much as a four-bar's sub-step. Returns (steps done, why they
+    stopped (0, TOO_MANY_SUBSTEPS or TOO_SHORT), the last failure's status, index, size and the
+    length of its sub-step), the sizes as `substep` returns them."""
+    status, index, size, failed_length = DONE, -1, 0.0, 0.0
+    for step in range(steps):
+        end = state.time[0] + duration
+        remaining = duration
+        substeps = 0
+        while remaining > 1e-9 * duration:
+            substeps += 1
+            if substeps > MAX_SUBSTEPS:
+                return step, TOO_MANY_SUBSTEPS, status, index, size, failed_length
+            length = min(control[0], remaining)
+            _copy_state(state, saved)
+            outcome, culprit, amount = substep(model, settings, state, rows, flight, work, length, stats, False)
+            if outcome == DONE:
+                stats[SUBSTEPS] += 1
+                remaining -= length
+                control[1] += 1
+                if control[1] >= GROW_AFTER and control[0] < h:
+                    control[0], control[1] = min(2 * control[0], h), 0
+                continue
+            status, index, size, failed_length = outcome, culprit, amount, length
+            if outcome == NON_FINITE:
+                index = first_non_finite_body(state)
+            _copy_state(saved, state)
+            joint_rows.build(model, settings.solver, state.position, state.rotation, rows)
+            control[0] /= 2
+            control[1] = 0
+            stats[HALVINGS] += 1
+            if control[0] < h / 2**MAX_HALVINGS:
+                return step, TOO_SHORT, status, index, size, failed_length
+        state.time[0] = end
+    return steps, 0, status, index, size, failed_length

@@ -100,11 +100,9 @@ def _factor_system(model, rows):
     for c in range(contribution.shape[0]):
         values[contribution[c, 0]] += dot6(rows.row_jacobian[contribution[c, 1], contribution[c, 2]],
                                            rows.row_response[contribution[c, 3], contribution[c, 4]])
-    dropped = sparse.factor(model, values, rows.ldl_index, rows.ldl_value, rows.ldl_count, rows.ldl_diagonal,
-                            rows.work, rows.pattern, rows.flag)
-    rows.null_count[0] = sparse.null_space(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis,
-                                           rows.null_span, rows.null_gram, rows.ldl_row_start, rows.ldl_row_column,
-                                           rows.ldl_row_value, rows.pattern, rows.flag)
+    dropped = sparse.factor(model, values, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.work)
+    rows.null_count[0] = sparse.null_space(model, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
+                                           rows.null_gram, rows.candidates, rows.stamp)
     return dropped
 
 

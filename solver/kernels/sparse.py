@@ -3,7 +3,8 @@ ACM TOMS 2005), in the elimination order the model chose from the joint graph (s
 no fill for chains and trees, so the cost grows linearly with the number of bodies.
 
 K is stored as the upper triangle of P K P^T by columns (k_start, k_index, values); L by columns
-(ldl_start, filled in order by the numeric phase), D as a vector.
+(ldl_start), its pattern also by rows (ldl_row_start, ldl_row_column, ldl_row_position: where each
+row's entries sit in L by columns), both found once per model (elimination.py); D as a vector.
 
 Redundant joints (a planar loop of hinges, Bricard's mechanism) make K singular: a row that depends on
 the rows before it leaves a pivot of round-off size. Such a row is dropped (its pivot set to
@@ -28,46 +29,33 @@ DEPENDENT_PIVOT = 1e-6
 
 
 @kernel
-def factor(model, values, ldl_index, ldl_value, ldl_count, diagonal, y, pattern, flag):
+def factor(model, values, ldl_index, ldl_value, diagonal, y):
     """L D L^T = P K P^T from `values` (the pattern's entries), dropping dependent rows (their pivot
-    infinite). Returns the number of rows dropped (0 for a positive definite K)."""
+    infinite). Row k of L solves L D l = K[:k, k] over the columns of its pattern, which the model
+    found once (elimination.py): the walks up the elimination tree that find it are not redone at
+    every instant. `y` is workspace of the rows' size, left 0. Returns the number of rows dropped
+    (0 for a positive definite K)."""
     n = diagonal.shape[0]
-    parent, ldl_start = model.ldl_parent, model.ldl_start
+    ldl_start, row_start, row_column, row_position = (model.ldl_start, model.ldl_row_start, model.ldl_row_column,
+                                                      model.ldl_row_position)
     dropped = 0
     for k in range(n):
         y[k] = 0.0
-        top = n
-        flag[k] = k
-        ldl_count[k] = 0
         for p in range(model.k_start[k], model.k_start[k + 1]):
-            i = model.k_index[p]
-            y[i] += values[p]
-            length = 0
-            while flag[i] != k:  # the path up the elimination tree: row k's pattern of L
-                pattern[length] = i
-                length += 1
-                flag[i] = k
-                i = parent[i]
-            while length > 0:
-                top -= 1
-                length -= 1
-                pattern[top] = pattern[length]
+            y[model.k_index[p]] += values[p]
         own = y[k]  # K_kk
         diagonal[k] = own
         y[k] = 0.0
-        while top < n:
-            i = pattern[top]
-            top += 1
+        for t in range(row_start[k], row_start[k + 1]):
+            i = row_column[t]
             yi = y[i]
             y[i] = 0.0
-            end = ldl_start[i] + ldl_count[i]
+            end = row_position[t]  # column i's entries from the rows before k come first
             for p in range(ldl_start[i], end):
                 y[ldl_index[p]] -= ldl_value[p] * yi
             l_ki = yi / diagonal[i]  # 0 below a dropped row: no row leans on it
             diagonal[k] -= l_ki * yi
-            ldl_index[end] = k
             ldl_value[end] = l_ki
-            ldl_count[i] += 1
         if not diagonal[k] > DEPENDENT_PIVOT * own:
             diagonal[k] = np.inf
             dropped += 1
@@ -75,32 +63,21 @@ def factor(model, values, ldl_index, ldl_value, ldl_count, diagonal, y, pattern,
 
 
 @kernel
-def null_space(model, ldl_index, ldl_value, diagonal, basis, span, gram, row_start, row_column, row_value,
-               candidates, stamp):
+def null_space(model, ldl_value, diagonal, basis, span, gram, candidates, stamp):
     """K's null space (in the elimination order), one vector per dropped row k into basis[:count]:
     L^-T e_k, the combination of the rows before k that row k repeats ((P K P^T) L^-T e_k = 0). These
     stay as local as the loops they close (at most 10 rows in IFToMM's A02), so they are found by
-    walking L's rows down from k (L by rows into row_start, row_column, row_value; `candidates` and
-    `stamp` are workspace of the rows' size) and kept as they are, each with its span (span[q, :2],
-    its first and last entry that is not 0), beside the Cholesky factor of their Gram matrix (lower
-    triangle of `gram`, row q from column span[q, 2] on) that the projection in `solve` needs: an
-    orthonormal basis would be filled in (186 rows each in A02 with N = 40, 10x the work). Returns
-    count (at most basis.shape[0]; further dropped rows go without)."""
-    n, ldl_start = diagonal.shape[0], model.ldl_start
+    walking L's rows (the model's pattern by rows) down from k (`candidates` and `stamp` are
+    workspace of the rows' size) and kept as they are, each with its span (span[q, :2], its first
+    and last entry that is not 0), beside the Cholesky factor of their Gram matrix (lower triangle of
+    `gram`, row q from column span[q, 2] on; span[q, 3] the last row whose profile reaches column q)
+    that the projection in `solve` needs: an orthonormal basis would be filled in (186 rows each in
+    A02 with N = 40, 10x the work). Returns count (at most basis.shape[0]; further dropped rows go
+    without)."""
+    n = diagonal.shape[0]
+    row_start, row_column, row_position = model.ldl_row_start, model.ldl_row_column, model.ldl_row_position
     if not np.isinf(diagonal).any():
         return 0
-    row_start[:] = 0
-    for p in range(ldl_start[n]):
-        row_start[ldl_index[p] + 1] += 1
-    for i in range(n):
-        row_start[i + 1] += row_start[i]
-    filled = row_start[:n].copy()
-    for j in range(n):  # by columns, so each row lists its columns in ascending order
-        for p in range(ldl_start[j], ldl_start[j + 1]):
-            i = ldl_index[p]
-            row_column[filled[i]] = j
-            row_value[filled[i]] = ldl_value[p]
-            filled[i] += 1
     stamp[:] = -1
     count = 0
     for k in range(n):
@@ -125,11 +102,12 @@ def null_space(model, ldl_index, ldl_value, diagonal, basis, span, gram, row_sta
             if x_m == 0.0:
                 continue
             first = min(first, m)
-            for p in range(row_start[m], row_start[m + 1]):
-                j = row_column[p]
-                if row_value[p] == 0.0:  # below a dropped row, or decoupled (a planar loop's rows across its plane)
+            for t in range(row_start[m], row_start[m + 1]):
+                j = row_column[t]
+                l_mj = ldl_value[row_position[t]]
+                if l_mj == 0.0:  # below a dropped row, or decoupled (a planar loop's rows across its plane)
                     continue
-                vector[j] -= row_value[p] * x_m
+                vector[j] -= l_mj * x_m
                 if stamp[j] != k:
                     stamp[j] = k
                     candidates[pending] = j
@@ -137,13 +115,18 @@ def null_space(model, ldl_index, ldl_value, diagonal, basis, span, gram, row_sta
         span[count, 0], span[count, 1] = first, k
         count += 1
     for i in range(count):  # the Gram matrix's lower triangle, factorised in place (Cholesky), within its
-        profile = i          # profile: row i is 0 left of the first vector whose span meets its own
-        for j in range(i):
-            if span[j, 1] >= span[i, 0] and span[i, 1] >= span[j, 0]:
-                profile = j
-                break
+        low, high = 0, i     # profile: row i is 0 left of the first vector whose span meets its own; the
+        while low < high:    # spans end (at their dropped rows) in ascending order, each before span i does
+            middle = (low + high) // 2
+            if span[middle, 1] >= span[i, 0]:
+                high = middle
+            else:
+                low = middle + 1
+        profile = low
         span[i, 2] = profile
+        span[i, 3] = i
         for j in range(profile, i + 1):
+            span[j, 3] = i
             total = 0.0
             for p in range(max(span[i, 0], span[j, 0]), min(span[i, 1], span[j, 1]) + 1):
                 total += basis[i, p] * basis[j, p]
@@ -173,7 +156,7 @@ def solve(model, ldl_index, ldl_value, diagonal, null_basis, null_span, null_gra
             along[q] = total / null_gram[q, q]
         for q in range(null_count - 1, -1, -1):
             total = along[q]
-            for m in range(q + 1, null_count):
+            for m in range(q + 1, null_span[q, 3] + 1):
                 if null_span[m, 2] <= q:
                     total -= null_gram[m, q] * along[m]
             along[q] = total / null_gram[q, q]

@@ -1,0 +1,7 @@
+"""How a step is split into sub-steps when the corrections struggle (Schmitt §5): a sub-step that
+fails is undone and retried at half the length, and after a run of good sub-steps the length doubles
+back. Shared by the step of scenes with contacts (simulation.py) and the compiled step of mechanisms
+without them (kernels/correction.advance_steps); plain numbers, so importing them loads no numba."""
+MAX_HALVINGS = 16  # the step may shrink to h / 2^16 before the run is declared diverged
+MAX_SUBSTEPS = 4096  # sub-steps one step may take (halved, or shortened to impacts) before the run is declared diverged
+GROW_AFTER = 4  # good sub-steps in a row before a halved step doubles again
