@@ -175,29 +175,36 @@ def _closest_feature(poly, axis, point):
     """For a segment `axis` (2, 3) that misses the polyhedron (in its frame): (distance, kind,
     index, s, nearest): the feature of the polyhedron nearest to it (FACE, EDGE or VERTEX and its
     index), the parameter s of the segment's nearest point and the polyhedron's nearest point (3,).
-    Faces win ties, so a segment over a face's rim meets the face."""
+    Faces win ties, so a segment over a face's rim meets the face.
+
+    A face is nearest at an end of the part of the segment over it (the segment clipped by the
+    face's side planes): a capsule lying across a box, both ends beyond the face, meets the face
+    there, not the edges it crosses (one point on one edge, and the capsule rocked from edge to edge
+    and slid along its axis)."""
     best, kind, index, best_s = np.inf, FACE, 0, 0.0
-    nearest, side, end_point, normal = np.empty(3), np.empty(3), np.empty(3), np.empty(3)
-    for k in range(1 if point else 2):
-        load_row(axis, k, end_point)
-        for f in range(poly.face_normal.shape[0]):
-            load_row(poly.face_normal, f, normal)
-            height = dot(normal, end_point) - poly.face_offset[f]
-            if height <= 0.0 or height >= best:
-                continue
-            over = True
-            for j in range(poly.face_start[f], poly.face_start[f + 1]):
-                offset = _side_plane(poly, f, j, side)
-                if dot(end_point, side) > offset:
-                    over = False
-                    break
-            if over:
-                best, kind, index, best_s = height, FACE, f, float(k)
-                for i in range(3):
-                    nearest[i] = end_point[i] - height * normal[i]
+    nearest, side, over, normal = np.empty(3), np.empty(3), np.empty(3), np.empty(3)
     head, tail, start, end = np.empty(3), np.empty(3), np.empty(3), np.empty(3)
     load_row(axis, 0, head)
     load_row(axis, 1, tail)
+    for f in range(poly.face_normal.shape[0]):
+        load_row(poly.face_normal, f, normal)
+        enter, leave = 0.0, 1.0
+        for j in range(poly.face_start[f], poly.face_start[f + 1]):
+            offset = _side_plane(poly, f, j, side)
+            enter, leave = _clip_by(side, offset, head, tail, enter, leave)
+            if enter > leave:
+                break
+        if enter > leave:
+            continue
+        for k in range(1 if point else 2):
+            s = enter if k == 0 else leave
+            for i in range(3):
+                over[i] = head[i] + s * (tail[i] - head[i])
+            height = dot(normal, over) - poly.face_offset[f]
+            if 0.0 < height < best:
+                best, kind, index, best_s = height, FACE, f, s
+                for i in range(3):
+                    nearest[i] = over[i] - height * normal[i]
     for e in range(poly.edge_vertex.shape[0]):
         load_row(poly.vertices, poly.edge_vertex[e, 0], start)
         load_row(poly.vertices, poly.edge_vertex[e, 1], end)

@@ -14,14 +14,13 @@ import numpy as np
 
 from ..contact.polyhedron import Polyhedron, box_polyhedron
 from .jit import kernel
-from .manifold_points import (EDGE, EDGE_FUDGE, FACE, FACE_FLIP_BIAS, MAX_POINTS, SIDE_SLOP, VERTEX, feature_code,
-                              feature_id, reduce_to_four, write_point)
+from .manifold_points import (EDGE, EDGE_BIAS, EDGE_FUDGE, FACE, FACE_FLIP_BIAS, MAX_POINTS, SIDE_SLOP, VERTEX,
+                              feature_code, feature_id, reduce_to_four, write_point)
 from .segments import closest_on_segments
 from .vector import body_point, cross, dot, rotate, unrotate
 
 PARALLEL = 1e-6  # sine of the angle below which two edges are parallel: their cross product is no axis
 ARC_SLACK = 1e-9  # a direction this close to an arc's end is on the arc
-EDGE_TIE = 1e-12  # m: an edge axis must beat the faces by more than rounding
 
 _UNIT_BOX = box_polyhedron(np.ones(3))
 BOX_SIGNS = _UNIT_BOX.vertices  # (8, 3) corner k has coordinate i positive when bit i of k is set
@@ -164,8 +163,8 @@ def boxes_contact(origin_a, frame_a, half_a, origin_b, frame_b, half_b, margin, 
 @kernel
 def edge_beats_faces(separation_edge, separation_face):
     """Whether an edge axis is taken over the best face axis: ODE's 1.05 fudge on depths, written
-    so that it favours faces whether the shapes overlap or not."""
-    return separation_edge > separation_face + (EDGE_FUDGE - 1.0) * abs(separation_face) + EDGE_TIE
+    so that it favours faces whether the shapes overlap or not, and EDGE_BIAS more."""
+    return separation_edge > separation_face + (EDGE_FUDGE - 1.0) * abs(separation_face) + EDGE_BIAS
 
 
 @kernel

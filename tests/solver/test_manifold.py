@@ -77,6 +77,18 @@ def test_a_box_turned_45_degrees_keeps_four_of_the_eight_corners_of_the_octagon(
     assert np.allclose(normal, UP, atol=TOLERANCE) and np.allclose(separation, 0.0, atol=TOLERANCE)
 
 
+@pytest.mark.parametrize("tilt", [[0, 0, 1], [0, 1, 0], [1, 1, 1]])
+def test_a_box_overhanging_another_and_turned_a_little_touches_over_the_overlap(tilt):
+    """Turned or tilted by 1e-4 rad, its edge pairs' axes are nearly the face normal and as deep as
+    the face to within the turn times the overhang: the faces still make the manifold (an edge pair's
+    one point made a resting stack rock and creep)."""
+    rotation = turned(tilt, 1e-4)
+    offset = np.array([0.15, 0.05, 0.4]) - rotation @ [0.0, 0.0, -0.2] - [0.0, 0.0, 0.2]  # its lowest face's centre on A
+    on_a, _, normal, separation, _ = collide(kernels.box_box, ORIGIN, IDENTITY, HALF, offset, rotation, HALF)
+    assert len(on_a) == 4
+    assert np.allclose(normal, UP, atol=TOLERANCE) and np.all(np.abs(separation) < 0.2 * 1e-4 * 2)
+
+
 def test_a_box_resting_on_its_edge_touches_at_the_two_ends_of_the_edge():
     edge_down = (0.0, 0.0, 0.2 + 0.2 * ROOT2)
     on_a, on_b, normal, separation, _ = collide(kernels.box_box, *stacked(edge_down, turned([1, 0, 0], np.pi / 4)))
@@ -141,6 +153,8 @@ def test_a_capsule_lying_across_a_box_edge_touches_the_edge_at_one_point():
 @pytest.mark.parametrize("ends, expected", [
     ([[-0.1, 0.0, 0.25], [0.1, 0.0, 0.25]], [[-0.1, 0.0, 0.2], [0.1, 0.0, 0.2]]),  # on the face
     ([[0.1, 0.0, 0.25], [0.35, 0.0, 0.25]], [[0.1, 0.0, 0.2], [0.2, 0.0, 0.2]]),  # over the rim: cut at the side
+    # across the whole face, both ends beyond it: the face at both rims, not one of the edges it crosses
+    ([[-0.25, 0.0, 0.25], [0.35, 0.0, 0.25]], [[-0.2, 0.0, 0.2], [0.2, 0.0, 0.2]]),
 ])
 def test_a_capsule_lying_along_a_box_face_touches_at_two_points(ends, expected):
     on_a, on_b, normal, separation, _ = collide(kernels.box_capsule, ORIGIN, IDENTITY, HALF, np.array(ends), 0.05)

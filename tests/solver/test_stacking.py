@@ -34,16 +34,14 @@ def test_three_equal_boxes_stacked_stand_still(method):
                  method)
 
 
-# The impulse method does not yet hold this one: both boxes creep at about 4e-5 m/s (issue 8.2 open)
-@pytest.mark.parametrize("method", ["lcp"])
+@pytest.mark.parametrize("method", METHODS)
 def test_a_box_half_over_the_edge_of_another_stands_still(method):
     """The upper box's centre 0.15 m beyond the lower one's: its support ends on the lower box's edge."""
     stands_still([box_body("lower", position=(0, 0, 0.5 * SIZE), size=SIZE, mass=MASS),
                   box_body("upper", position=(0.15, 0.05, 1.5 * SIZE), size=SIZE, mass=MASS)], method)
 
 
-# The LCP does not yet hold this one: the capsule slides along its axis, 9e-5 m in 5 s (issue 8.2 open)
-@pytest.mark.parametrize("method", ["impulse"])
+@pytest.mark.parametrize("method", METHODS)
 def test_a_capsule_lying_across_a_box_stands_still(method):
     """A capsule of 0.6 m between its cap centres, radius 0.05, longer than the box is wide."""
     capsule = {"name": "capsule", "mass": 2.0, "inertia": [0.07, 0.07, 0.0025], "position": [0, 0.05, SIZE + 0.05],
