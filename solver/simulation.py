@@ -82,6 +82,7 @@ class Simulation:
             motion.motion_at(self._arrays, body, 0.0, state.frames.position[body], state.frames.rotation[body],
                              state.twist[body, :3], state.twist[body, 3:])
         self._lcp_gap_now, self._lcp_overlapping = np.zeros(0), np.zeros(0, dtype=bool)  # the LCP's contacts now
+        self._lcp_supports: dict = {}  # which of each contact's LCP unknowns were positive last (lcp.apply_lcp_impulses)
         # each contact's impulses in the last sub-step's position loop and velocity correction, and
         # that sub-step's length: where this sub-step's passes start (ContactRows.warm_start)
         self._warm_position: dict = {}
@@ -436,7 +437,7 @@ class Simulation:
                 return None
             try:
                 apply_lcp_impulses(model, self, contacts, state.frames, state.twist, h,
-                                   np.zeros(len(contacts), dtype=bool), target)
+                                   np.zeros(len(contacts), dtype=bool), target, self._lcp_supports)
             except LemkeFailure:  # with the joints' impulses in, Lemke ended on a ray
                 return Failure(LCP_GAVE_UP, -1, 0.0)
             converged, joint, gap, _ = self._correct_positions(arrays, h, None)
@@ -457,7 +458,7 @@ class Simulation:
         self._lcp_gap_now, self._lcp_overlapping = gap_now, overlapping(gap_now, model.settings.dmax)
         try:
             apply_lcp_impulses(model, self, contacts, state.frames, state.twist, h, impacting,
-                               gap_targets(gap_now, self._lcp_overlapping, h))
+                               gap_targets(gap_now, self._lcp_overlapping, h), self._lcp_supports)
         except LemkeFailure:
             state.twist[:] = before
             self.stats["lcp_fallbacks"] += 1

@@ -25,7 +25,7 @@ RIDGE = 1e-7
 
 
 def apply_lcp_impulses(model, rows, contacts: Contacts, frames: Frames, twist: np.ndarray, h: float,
-                       impacting: np.ndarray, gap_target: np.ndarray) -> np.ndarray:
+                       impacting: np.ndarray, gap_target: np.ndarray, supports: dict) -> np.ndarray:
     """Solves the step's complementarity problem and applies the impulses to the (n, 6) twist in
     place; returns z.
 
@@ -35,14 +35,16 @@ def apply_lcp_impulses(model, rows, contacts: Contacts, frames: Frames, twist: n
     tangent planes of curved surfaces re-fitted at the look-ahead (§3.6), until the gaps hold to
     Dmax and the impulses settle. Stewart and Trinkle's impacts are inelastic; for the `impacting`
     contacts restitution asks instead for a separating normal rate of e times the approach.
-    gap_target (m,): the least look-ahead gap each contact is held to (impulse.gap_targets)."""
+    gap_target (m,): the least look-ahead gap each contact is held to (impulse.gap_targets).
+    supports: {contact key: (2 + k,) bool, which of its c_n, beta and lambda were positive} of the
+    last solve, each solve's guess at its own (lemke's `guess`); replaced by this step's."""
     start = twist.copy()
     previous = None
     current = contacts
     for _ in range(FIXED_POINT_ITERATIONS):
         now = twist.copy()
         twist[:] = start
-        response, impulses, z = _solve(model, rows, current, frames, start, now, h, impacting, gap_target)
+        response, impulses, z = _solve(model, rows, current, frames, start, now, h, impacting, gap_target, supports)
         twist.reshape(-1)[:] += response @ impulses
         ahead = fly(model, frames, twist, h, rows.time)
         settled = previous is not None and np.abs(z - previous).max(initial=0.0) <= 1e-9 * (
@@ -56,7 +58,7 @@ def apply_lcp_impulses(model, rows, contacts: Contacts, frames: Frames, twist: n
 
 
 def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, now: np.ndarray, h: float,
-           impacting: np.ndarray, gap_target: np.ndarray):
+           impacting: np.ndarray, gap_target: np.ndarray, supports: dict):
     """The LCP linearised at the twist `now` (impulses applied so far), for impulses from `start`."""
     m, k = len(contacts), model.settings.friction_directions
     point, basis, local = contacts.frames_at(frames)
@@ -95,9 +97,25 @@ def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, n
     bouncing = impacting & (contacts.restitution > 0) & (gap < 0)
     bounce = np.where(bouncing, (1.0 + contacts.restitution) * approach, np.inf)
     q = np.concatenate((np.minimum(gap / h - moved[normal_rows], bounce), slip / h - moved[edge_rows], np.zeros(m)))
-    z = lemke(lcp, q)
+    z = lemke(lcp, q, guess=_guess(supports, contacts.key, m, k))
+    positive = z > 0
+    supports.clear()
+    supports.update((key, np.concatenate(([positive[c]], positive[m + c * k:m + (c + 1) * k], [positive[m * (1 + k) + c]])))
+                    for c, key in enumerate(contacts.key))
     impulses = np.zeros(m * (1 + k))
     impulses[normal_rows] = z[n_]
     impulses[edge_rows] = z[b_]
     return response, impulses, z
 
+
+def _guess(supports: dict, keys: list, m: int, k: int) -> np.ndarray | None:
+    """The z expected positive, in _solve's order (c_n, beta, lambda), from each contact's last
+    support; None when no contact has one."""
+    known = [supports.get(key) for key in keys]
+    if all(support is None for support in known):
+        return None
+    guess = np.zeros(m * (2 + k), dtype=bool)
+    for c, support in enumerate(known):
+        if support is not None:
+            guess[c], guess[m + c * k:m + (c + 1) * k], guess[m * (1 + k) + c] = support[0], support[1:-1], support[-1]
+    return guess

@@ -11,6 +11,10 @@ once per problem.
 Stewart and Trinkle's matrix is copositive but not copositive-plus (the sliding-speed rows), so
 Lemke's algorithm may stop on a ray for one covering vector and solve the problem with another: a
 short ladder of covering vectors is tried before giving up.
+
+A guessed support (which z are positive) is tried first: a resting stack's contacts keep theirs
+from step to step, and then one solve of those rows is the solution, where Lemke's algorithm pivots
+its way to it again from nothing (the row of four boxes' LCPs, 200 unknowns, took 14 ms each).
 """
 import numpy as np
 
@@ -23,10 +27,19 @@ class LemkeFailure(RuntimeError):
     """Lemke's algorithm ended on a secondary ray (no solution found) or ran out of pivots."""
 
 
-def lemke(M: np.ndarray, q: np.ndarray, max_pivots: int | None = None) -> np.ndarray:
+# A guessed support's solution is taken when it is complementary to this, relative to q's size
+GUESS_TOLERANCE = 1e-12
+
+
+def lemke(M: np.ndarray, q: np.ndarray, max_pivots: int | None = None, guess: np.ndarray | None = None) -> np.ndarray:
+    """z solving the LCP (M, q); guess (n,) bool: the z expected positive, tried first."""
     n = len(q)
     if n == 0 or np.all(q >= 0):
         return np.zeros(n)
+    if guess is not None and guess.any():
+        z = _on_support(M, q, guess)
+        if z is not None:
+            return z
     coverings = [np.ones(n), np.maximum(-q, 0.0) + 1e-3 * max(1.0, float(np.abs(q).max()))]
     coverings += [1.0 + np.random.default_rng(seed).random(n) for seed in range(4)]  # fixed: runs repeat
     from ..kernels import lemke as compiled  # numba loads with the first LCP, not on import
@@ -48,3 +61,21 @@ def lemke(M: np.ndarray, q: np.ndarray, max_pivots: int | None = None) -> np.nda
             if status == compiled.SOLVED:
                 return z
     raise LemkeFailure(failures[status])
+
+
+def _on_support(M: np.ndarray, q: np.ndarray, support: np.ndarray) -> np.ndarray | None:
+    """The z that is zero off the support and makes w zero on it, if that solves the LCP (z >= 0
+    and w >= 0 within GUESS_TOLERANCE); else None."""
+    rows = np.flatnonzero(support)
+    try:
+        on = np.linalg.solve(M[np.ix_(rows, rows)], -q[rows])
+    except np.linalg.LinAlgError:  # a singular block: this support cannot be the answer
+        return None
+    slack = GUESS_TOLERANCE * max(1.0, float(np.abs(q).max()))
+    if not np.all(on >= -slack):
+        return None
+    z = np.zeros(len(q))
+    z[rows] = np.maximum(on, 0.0)
+    if not np.all(M @ z + q >= -slack):
+        return None
+    return z
