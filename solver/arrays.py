@@ -65,6 +65,12 @@ StateArrays = namedtuple("StateArrays", [
     "time",  # (1,) s
 ])
 
+NullBasis = namedtuple("NullBasis", [  # sparse: A02's vectors have at most 10 entries that are not 0 in 605
+    "start",  # (Q + 1,) vector q's entries are row[start[q]:start[q + 1]] and value[...], rows ascending
+    "row",  # (Q R,) the row of each entry (a vector has at most R)
+    "value",  # (Q R,)
+])
+
 RowArrays = namedtuple("RowArrays", [
     "inv_inertia_world",  # (n, 3, 3)
     "row_jacobian",  # (R, 2, 6) each row's block for body a and body b: linear | angular
@@ -72,12 +78,13 @@ RowArrays = namedtuple("RowArrays", [
     "k_value",  # (nnz,) K's entries in the pattern
     "ldl_index", "ldl_value",  # (nnz of L,) L by columns
     "ldl_diagonal",  # (R,) D, infinite where a row depends on the rows before it (dropped)
-    "null_basis",  # (Q, R), Q = min(R, NULL_CAPACITY): K's null space, one vector per dropped row, elimination order
+    "null_basis",  # NullBasis: K's null space, one vector per dropped row (at most Q = min(R, NULL_CAPACITY)),
+    #                elimination order
     "null_span",  # (Q, 4) int: the first and last entry of each that is not 0, where its row of null_gram starts,
     #               the last row of null_gram whose profile reaches its column
     "null_gram",  # (Q, Q) the Cholesky factor of their Gram matrix, lower triangle
     "null_count",  # (1,) how many of null_basis's rows hold it
-    "work", "candidates", "stamp",  # (R,) workspace of the factorisation and of the null space's search
+    "work", "stamp",  # (R,) workspace of the factorisation and of the null space (work: left 0 by both)
     "rhs", "solution", "permuted",  # (R,) workspace of the solves
     "block_inverse",  # (m, 6, 6) each joint's own block of K, inverted (iterative solver)
     "axis_jacobian", "axis_response",  # (q, 2, 6) the joint axes' rows
@@ -120,9 +127,11 @@ def row_arrays(model) -> RowArrays:
     return RowArrays(np.zeros((n, 3, 3)), np.zeros((rows, 2, 6)), np.zeros((rows, 2, 6)), np.zeros(len(a.k_index)),
                      ldl_index, np.zeros(a.ldl_start[-1]),
                      np.zeros(rows),
-                     np.zeros((kept, rows)), np.zeros((kept, 4), dtype=np.int64), np.zeros((kept, kept)),
+                     NullBasis(np.zeros(kept + 1, dtype=np.int64), np.zeros(kept * rows, dtype=np.int64),
+                               np.zeros(kept * rows)),
+                     np.zeros((kept, 4), dtype=np.int64), np.zeros((kept, kept)),
                      np.zeros(1, dtype=np.int64), np.zeros(rows),
-                     np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64), np.zeros(rows), np.zeros(rows),
+                     np.zeros(rows, dtype=np.int64), np.zeros(rows), np.zeros(rows),
                      np.zeros(rows), np.zeros((m, 6, 6)), np.zeros((q, 2, 6)), np.zeros((q, 2, 6)), np.zeros(q),
                      np.zeros((q, n, 6)), np.zeros(q), np.zeros(1, dtype=np.bool_))
 

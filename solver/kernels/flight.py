@@ -59,8 +59,10 @@ def rotation_increment(terms, order, h, derivatives, increment):
         for r in range(3):
             s0 = s1 = s2 = 0.0
             for j in range(k):
-                d = derivatives[k - 1 - j, r]
                 w = terms[j]
+                if w[0] == 0.0 and w[1] == 0.0 and w[2] == 0.0:  # adds nothing: a body turning about a principal
+                    continue                                      # axis (every planar one) has omega_j = 0 for j > 0
+                d = derivatives[k - 1 - j, r]
                 c = BINOMIAL[k - 1, j]
                 s0 += c * (d[1] * w[2] - d[2] * w[1])
                 s1 += c * (d[2] * w[0] - d[0] * w[2])

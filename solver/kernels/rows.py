@@ -102,7 +102,7 @@ def _factor_system(model, rows):
                                            rows.row_response[contribution[c, 3], contribution[c, 4]])
     dropped = sparse.factor(model, values, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.work)
     rows.null_count[0] = sparse.null_space(model, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
-                                           rows.null_gram, rows.candidates, rows.stamp)
+                                           rows.null_gram, rows.stamp, rows.work)
     return dropped
 
 

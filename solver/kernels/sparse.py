@@ -51,11 +51,12 @@ def factor(model, values, ldl_index, ldl_value, diagonal, y):
             yi = y[i]
             y[i] = 0.0
             end = row_position[t]  # column i's entries from the rows before k come first
+            ldl_value[end] = yi / diagonal[i]  # 0 below a dropped row: no row leans on it
+            if yi == 0.0:  # nothing to carry (a planar mechanism's rows across its plane are decoupled: half of them)
+                continue
             for p in range(ldl_start[i], end):
                 y[ldl_index[p]] -= ldl_value[p] * yi
-            l_ki = yi / diagonal[i]  # 0 below a dropped row: no row leans on it
-            diagonal[k] -= l_ki * yi
-            ldl_value[end] = l_ki
+            diagonal[k] -= ldl_value[end] * yi
         if not diagonal[k] > DEPENDENT_PIVOT * own:
             diagonal[k] = np.inf
             dropped += 1
@@ -63,57 +64,62 @@ def factor(model, values, ldl_index, ldl_value, diagonal, y):
 
 
 @kernel
-def null_space(model, ldl_value, diagonal, basis, span, gram, candidates, stamp):
-    """K's null space (in the elimination order), one vector per dropped row k into basis[:count]:
-    L^-T e_k, the combination of the rows before k that row k repeats ((P K P^T) L^-T e_k = 0). These
-    stay as local as the loops they close (at most 10 rows in IFToMM's A02), so they are found by
-    walking L's rows (the model's pattern by rows) down from k (`candidates` and `stamp` are
-    workspace of the rows' size) and kept as they are, each with its span (span[q, :2], its first
-    and last entry that is not 0), beside the Cholesky factor of their Gram matrix (lower triangle of
-    `gram`, row q from column span[q, 2] on; span[q, 3] the last row whose profile reaches column q)
-    that the projection in `solve` needs: an orthonormal basis would be filled in (186 rows each in
-    A02 with N = 40, 10x the work). Returns count (at most basis.shape[0]; further dropped rows go
-    without)."""
+def null_space(model, ldl_value, diagonal, basis, span, gram, stamp, dense):
+    """K's null space (in the elimination order), one vector per dropped row k into `basis` (a
+    NullBasis, arrays.py): L^-T e_k, the combination of the rows before k that row k repeats
+    ((P K P^T) L^-T e_k = 0). These stay as local as the loops they close (at most 10 rows that are
+    not 0 in IFToMM's A02, though the last three reach across all 605 rows with N = 40), so they
+    are found by walking L's rows (the model's pattern by rows) down from k (`stamp` and `dense` are
+    workspace of the rows' size, `dense` 0 on entry and left 0) and kept sparse, each with
+    its span (span[q, :2], its first and last entry that is not 0), beside the Cholesky factor of
+    their Gram matrix (lower triangle of `gram`, row q from column span[q, 2] on; span[q, 3] the last
+    row whose profile reaches column q) that the projection in `solve` needs: an orthonormal basis
+    would be filled in (186 rows each in A02 with N = 40, 10x the work). Returns count (at most
+    span.shape[0]; further dropped rows go without)."""
     n = diagonal.shape[0]
     row_start, row_column, row_position = model.ldl_row_start, model.ldl_row_column, model.ldl_row_position
     if not np.isinf(diagonal).any():
         return 0
     stamp[:] = -1
     count = 0
+    filled = 0  # entries of basis.row and basis.value in use
+    basis.start[0] = 0
     for k in range(n):
-        if diagonal[k] != np.inf or count == basis.shape[0]:
+        if diagonal[k] != np.inf or count == span.shape[0]:
             continue
-        vector = basis[count]
-        vector[span[count, 0]:span[count, 1] + 1] = 0.0  # what an earlier build left there
-        vector[k] = 1.0
-        first = k
-        candidates[0] = k
-        pending = 1
+        dense[k] = 1.0
         stamp[k] = k
-        while pending > 0:  # x_j = -sum over m > j of L[m, j] x_m, the rows m taken from the highest down
-            highest = 0
-            for c in range(1, pending):
-                if candidates[c] > candidates[highest]:
-                    highest = c
-            m = candidates[highest]
-            pending -= 1
-            candidates[highest] = candidates[pending]
-            x_m = vector[m]
+        lowest = k  # the lowest row reached: rows are taken from k down to it, those reached (stamped) only
+        for m in range(k, -1, -1):  # x_j = -sum over m > j of L[m, j] x_m, the rows m taken from the highest down
+            if m < lowest:
+                break
+            if stamp[m] != k:
+                continue
+            x_m = dense[m]  # final: only the rows above m change it, and they were taken before it
+            dense[m] = 0.0
             if x_m == 0.0:
                 continue
-            first = min(first, m)
+            basis.row[filled] = m
+            basis.value[filled] = x_m
+            filled += 1
             for t in range(row_start[m], row_start[m + 1]):
                 j = row_column[t]
                 l_mj = ldl_value[row_position[t]]
                 if l_mj == 0.0:  # below a dropped row, or decoupled (a planar loop's rows across its plane)
                     continue
-                vector[j] -= l_mj * x_m
+                dense[j] -= l_mj * x_m
                 if stamp[j] != k:
                     stamp[j] = k
-                    candidates[pending] = j
-                    pending += 1
-        span[count, 0], span[count, 1] = first, k
+                    lowest = min(lowest, j)
+        low, high = basis.start[count], filled - 1
+        while low < high:  # taken from the highest row down: turned round, rows ascending
+            basis.row[low], basis.row[high] = basis.row[high], basis.row[low]
+            basis.value[low], basis.value[high] = basis.value[high], basis.value[low]
+            low += 1
+            high -= 1
+        span[count, 0], span[count, 1] = basis.row[basis.start[count]], k
         count += 1
+        basis.start[count] = filled
     for i in range(count):  # the Gram matrix's lower triangle, factorised in place (Cholesky), within its
         low, high = 0, i     # profile: row i is 0 left of the first vector whose span meets its own; the
         while low < high:    # spans end (at their dropped rows) in ascending order, each before span i does
@@ -125,14 +131,18 @@ def null_space(model, ldl_value, diagonal, basis, span, gram, candidates, stamp)
         profile = low
         span[i, 2] = profile
         span[i, 3] = i
+        for p in range(basis.start[i], basis.start[i + 1]):  # vector i spread out, to meet the others'
+            dense[basis.row[p]] = basis.value[p]
         for j in range(profile, i + 1):
             span[j, 3] = i
             total = 0.0
-            for p in range(max(span[i, 0], span[j, 0]), min(span[i, 1], span[j, 1]) + 1):
-                total += basis[i, p] * basis[j, p]
+            for p in range(basis.start[j], basis.start[j + 1]):
+                total += dense[basis.row[p]] * basis.value[p]
             for m in range(max(profile, span[j, 2]), j):
                 total -= gram[i, m] * gram[j, m]
             gram[i, j] = np.sqrt(total) if i == j else total / gram[j, j]
+        for p in range(basis.start[i], basis.start[i + 1]):
+            dense[basis.row[p]] = 0.0
     return count
 
 
@@ -149,8 +159,8 @@ def solve(model, ldl_index, ldl_value, diagonal, null_basis, null_span, null_gra
         along = np.empty(null_count)
         for q in range(null_count):  # N^T rhs, then G^-1 of it through G's Cholesky factor
             total = 0.0
-            for p in range(null_span[q, 0], null_span[q, 1] + 1):
-                total += null_basis[q, p] * permuted[p]
+            for p in range(null_basis.start[q], null_basis.start[q + 1]):
+                total += null_basis.value[p] * permuted[null_basis.row[p]]
             for m in range(null_span[q, 2], q):
                 total -= null_gram[q, m] * along[m]
             along[q] = total / null_gram[q, q]
@@ -161,10 +171,12 @@ def solve(model, ldl_index, ldl_value, diagonal, null_basis, null_span, null_gra
                     total -= null_gram[m, q] * along[m]
             along[q] = total / null_gram[q, q]
         for q in range(null_count):
-            for p in range(null_span[q, 0], null_span[q, 1] + 1):
-                permuted[p] -= along[q] * null_basis[q, p]
+            for p in range(null_basis.start[q], null_basis.start[q + 1]):
+                permuted[null_basis.row[p]] -= along[q] * null_basis.value[p]
     for j in range(n):
         xj = permuted[j]
+        if xj == 0.0:  # a row that is not corrected, or decoupled from those that are
+            continue
         for p in range(ldl_start[j], ldl_start[j + 1]):
             permuted[ldl_index[p]] -= ldl_value[p] * xj
     for j in range(n):
