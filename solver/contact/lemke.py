@@ -36,12 +36,6 @@ def lemke(M: np.ndarray, q: np.ndarray, max_pivots: int | None = None, guess: np
     n = len(q)
     if n == 0 or np.all(q >= 0):
         return np.zeros(n)
-    if guess is not None and guess.any():
-        z = _on_support(M, q, guess)
-        if z is not None:
-            return z
-    coverings = [np.ones(n), np.maximum(-q, 0.0) + 1e-3 * max(1.0, float(np.abs(q).max()))]
-    coverings += [1.0 + np.random.default_rng(seed).random(n) for seed in range(4)]  # fixed: runs repeat
     from ..kernels import lemke as compiled  # numba loads with the first LCP, not on import
 
     M = np.ascontiguousarray(M, dtype=np.float64)
@@ -53,6 +47,13 @@ def lemke(M: np.ndarray, q: np.ndarray, max_pivots: int | None = None, guess: np
     failures = {compiled.SECONDARY_RAY: "secondary ray: the LCP has no solution Lemke's algorithm can find",
                 compiled.OUT_OF_PIVOTS: f"no solution after {max_pivots} pivots",
                 compiled.SINGULAR_BASIS: "the basis became singular"}
+    if guess is not None and guess.any():
+        slack = GUESS_TOLERANCE * max(1.0, float(np.abs(q).max()))
+        if compiled.support_run(M, q, guess, slack, np.ones(n), basis, block, block_row, z_rows, free_rows, w_basic,
+                                ratios, work, z):
+            return z
+    coverings = [np.ones(n), np.maximum(-q, 0.0) + 1e-3 * max(1.0, float(np.abs(q).max()))]
+    coverings += [1.0 + np.random.default_rng(seed).random(n) for seed in range(4)]  # fixed: runs repeat
     status = compiled.SECONDARY_RAY  # replaced by every run below
     for tolerance in PIVOT_TOLERANCES:
         for covering in coverings:
@@ -62,20 +63,3 @@ def lemke(M: np.ndarray, q: np.ndarray, max_pivots: int | None = None, guess: np
                 return z
     raise LemkeFailure(failures[status])
 
-
-def _on_support(M: np.ndarray, q: np.ndarray, support: np.ndarray) -> np.ndarray | None:
-    """The z that is zero off the support and makes w zero on it, if that solves the LCP (z >= 0
-    and w >= 0 within GUESS_TOLERANCE); else None."""
-    rows = np.flatnonzero(support)
-    try:
-        on = np.linalg.solve(M[np.ix_(rows, rows)], -q[rows])
-    except np.linalg.LinAlgError:  # a singular block: this support cannot be the answer
-        return None
-    slack = GUESS_TOLERANCE * max(1.0, float(np.abs(q).max()))
-    if not np.all(on >= -slack):
-        return None
-    z = np.zeros(len(q))
-    z[rows] = np.maximum(on, 0.0)
-    if not np.all(M @ z + q >= -slack):
-        return None
-    return z

@@ -80,6 +80,26 @@ def lemke_run(M, q, covering, tolerance, max_pivots, basis, block, block_row, z_
 
 
 @kernel
+def support_run(M, q, support, slack, covering, basis, block, block_row, z_rows, free_rows, w_basic, ratios, work,
+                z):
+    """The solution whose positive z are those of `support` (n,) bool, if there is one: the basis of
+    those z and the other w, factorised as a pivot of lemke_run's is; True (z written) when every
+    basic variable is at least -slack."""
+    n = q.shape[0]
+    for row in range(n):
+        basis[row] = n + row if support[row] else row
+    if not _factorise(M, covering, basis, block, block_row, z_rows, free_rows, w_basic):
+        return False
+    _solve(M, covering, basis, block, block_row, z_rows, free_rows, q, work, ratios)
+    for row in range(n):
+        if ratios[row] < -slack:
+            return False
+    for row in range(n):
+        z[row] = max(ratios[row], 0.0) if support[row] else 0.0
+    return True
+
+
+@kernel
 def _first_leaving_row(q, covering):
     """The lexicographic minimum of the rows of [q, I] / d. The keys after q / d are 1 / d_r > 0 at
     the row's own column and 0 elsewhere, so of rows tied in q / d the one with the highest index

@@ -26,6 +26,25 @@ def test_positive_definite(seed):
     assert_complementary(M, q, z)
 
 
+@pytest.mark.parametrize("seed", range(10))
+def test_a_guessed_support_gives_the_solution_and_a_wrong_guess_is_not_taken(seed):
+    """The solution's own support, as a guess, gives that solution back; the support flipped in one
+    place gives a z that is not complementary, so lemke() must not take it and still solves."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 16))
+    root = rng.standard_normal((n, n))
+    M = root @ root.T + 0.1 * np.eye(n)  # positive definite: one solution
+    q = rng.standard_normal(n)
+    q[0] = -abs(q[0]) - 1.0  # at least one z positive
+    z = lemke(M, q)
+    guess = z > 0
+    assert np.allclose(lemke(M, q, guess=guess), z, atol=1e-12)
+    wrong = guess.copy()
+    wrong[int(rng.integers(n))] ^= True
+    if wrong.any():
+        assert np.allclose(lemke(M, q, guess=wrong), z, atol=1e-9)
+
+
 def test_nonnegative_q_needs_no_pivot():
     M = np.array([[2.0, 1.0], [1.0, 2.0]])
     assert np.array_equal(lemke(M, np.array([0.0, 1.0])), np.zeros(2))
