@@ -375,6 +375,7 @@ class Simulation:
     def rows_through_joints(self, body_a, body_b, point, directions):
         """Contact rows along (m, d, 3) directions at (m, 3) world points of bodies a and b, now: their
         Jacobian (d m, 6n) and response through the joints (6n, d m); kernels/contact_rows.py."""
+        self._ensure_rows()
         return self._contact_rows.jacobian_and_response(self._arrays, self._rows, self.state.frames.position, body_a,
                                                         body_b, point, directions)
 
