@@ -452,7 +452,7 @@ class Simulation:
         model, state = self.model, self.state
         contacts = four_per_face(contacts, state.frames)
         gap_now = contacts.separation(state.frames)
-        approach = normal_rates(model, contacts, state.frames, state.twist)
+        approach = normal_rates(contacts, state.frames, state.twist)
         impacting = (gap_now > TOUCHING) | np.array([key not in state.touching for key in contacts.key])
         impacting &= approach < -2.0 * float(np.linalg.norm(model.gravity)) * h
         before = state.twist.copy()
