@@ -5,10 +5,11 @@ obstacles). The same description measures the
 separation at t, at the look-ahead, or anywhere in between, so the correction loop can treat a
 contact like a joint.
 
-The broad phase here keeps the pairs whose bounding spheres (a slot's reach about its body's centre)
-come within MARGIN over the step, and asks the narrow phase for points within MARGIN plus how far
-the pair may move towards each other in the step; of those, the points within MARGIN now or at the
-look-ahead are the step's contacts.
+The broad phase (kernels/near_pairs.py) keeps the pairs whose bounding spheres (a slot's reach about
+its body's centre) come within MARGIN over the step, and asks the narrow phase for points within
+MARGIN plus how far the pair may move towards each other in the step; of those, the points within
+MARGIN now or at the look-ahead are the step's contacts. Every stage is a kernel; this module keys
+the points by their features and gathers them.
 """
 from dataclasses import dataclass
 
