@@ -118,9 +118,23 @@ def pusher():
     set_frames(1, 250, substeps=10, dmax=1e-6)
 
 
+def crate_stack():
+    """Resting contact: three equal crates stacked (each one's corners on the edges of the face below),
+    a crate resting half over the edge of another, and a log lying across a third, on a Fixed floor.
+    Baked, nothing moves."""
+    add_box("Floor", (4.0, 3.0, 0.1), (0.0, 0.0, -0.05), role="FIXED", shape="MESH")
+    for k in range(3):
+        add_box(f"Stacked{k + 1}", (0.4, 0.4, 0.4), (-1.2, 0.0, 0.2 + 0.4 * k), mass=10.0)
+    add_box("Lower", (0.4, 0.4, 0.4), (0.0, 0.0, 0.2), mass=10.0)
+    add_box("Overhanging", (0.4, 0.4, 0.4), (0.15, 0.05, 0.6), mass=10.0)
+    add_box("Trestle", (0.4, 0.4, 0.4), (1.2, 0.0, 0.2), mass=10.0)
+    add_rod("Log", (1.2, -0.3, 0.45), (1.2, 0.3, 0.45), radius=0.05, shape="CAPSULE")
+    set_frames(1, 250, substeps=4, dmax=1e-5)
+
+
 SCENES = {"pendulum": pendulum, "double_pendulum": double_pendulum, "eight_loop": eight_loop, "four_bar": four_bar,
           "animated_crank": animated_crank, "crank_slider": crank_slider, "spring_suspension": spring_suspension,
-          "pusher": pusher}
+          "pusher": pusher, "crate_stack": crate_stack}
 
 
 def build(name: str, path: str) -> None:
