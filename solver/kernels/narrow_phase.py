@@ -63,13 +63,12 @@ def _body_pair(table, slot_a, slot_b, position, rotation, margin, manifold):
     else:
         origin_b[:], frame_b[:] = position[body_b], rotation[body_b]
     ends_a, ends_b = np.empty((2, 3)), np.empty((2, 3))
-    _world_ends(table, slot_b, position, rotation, ends_b)
-    if kind_a == BOX:
+    if kind_b >= CAPSULE:  # a capsule, sphere or point meets everything by its axis
+        _world_ends(table, slot_b, position, rotation, ends_b)
+    if kind_a == BOX:  # b is a box, or round (a hull comes first: ContactLayout's slot pairs)
         if kind_b == BOX:
             return box_box(origin_a, frame_a, table.half[slot_a], origin_b, frame_b, table.half[slot_b], margin,
                            manifold)
-        if kind_b == HULL:  # never built so (a hull is a when the other is a box), kept for completeness
-            return 0
         return box_capsule(origin_a, frame_a, table.half[slot_a], ends_b, table.radius[slot_b], margin, manifold)
     if kind_a == HULL:
         hull_a = hull_of(table, table.hull[slot_a])
