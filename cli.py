@@ -82,8 +82,8 @@ def execute(argv: list[str]) -> int:
 
 def _prepare_solver() -> None:
     """Compiles every kernel into the cache, saying so: the first bake on a machine (and after an
-    update of MechBake or numba) would otherwise sit silent for a minute."""
-    print(f"mechbake: compiling the solver for its first use on this machine (about a minute, once; "
+    update of MechBake or numba) would otherwise sit silent for minutes."""
+    print(f"mechbake: compiling the solver for its first use on this machine (a few minutes, once; "
           f"kept in {cache.cache_folder() or 'memory: no cache folder can be written'})", flush=True)
 
     def progress(done: int, total: int, what: str) -> None:

@@ -1,14 +1,14 @@
 """Preparing the solver in Blender: where its compiled kernels are kept, and compiling them in a
 background process once the extension is enabled, so that an artist never meets a frozen Blender.
 
-The kernels compile once per machine and MechBake version, in about a minute (solver/warm_up.py),
-into the extension's own user folder (`bpy.utils.extension_path_user`). register() only chooses that
-folder: numba is never imported there. A second after Blender starts (or the extension is enabled),
+The kernels compile once per machine and MechBake version, in a few minutes (solver/warm_up.py: 160 s
+on a 2-core machine), into the extension's own user folder (`bpy.utils.extension_path_user`).
+register() only chooses that folder: numba is never imported there. A second after Blender starts (or the extension is enabled),
 a timer checks whether the cache is complete and, if not, starts the warm-up in a separate Python
 process at low priority, then follows it. Meanwhile the MechBake panel says "Preparing the solver
-(first use, about a minute)" with the stage it is at, and Bake waits for it (Esc cancels) and then
+(first use, a few minutes)" with the stage it is at, and Bake waits for it (Esc cancels) and then
 bakes: baking at once would compile the same kernels a second time inside Blender, freezing it for
-that minute. In background mode (`blender -b`, the bpy module) nothing is started: the headless
+those minutes. In background mode (`blender -b`, the bpy module) nothing is started: the headless
 bake prepares the solver itself and prints that it does (cli.py).
 """
 import importlib.util
@@ -24,7 +24,7 @@ from .solver.kernels import cache
 
 PACKAGE = __package__ or "mechbake"  # Blender's name for the extension: bl_ext.<repository>.mechbake
 EXTENSION_FOLDER = pathlib.Path(__file__).resolve().parent
-PREPARING = "Preparing the solver (first use, about a minute)"
+PREPARING = "Preparing the solver (first use, a few minutes)"
 WATCH_INTERVAL = 0.5  # s between looks at the process (and redraws of the panel)
 
 # The warm-up process. It imports the solver under the same module names as Blender does, because

@@ -1,4 +1,4 @@
-"""Compiling every kernel into the cache before the first bake (about a minute, once per machine and
+"""Compiling every kernel into the cache before the first bake (a few minutes, once per machine and
 version), so that no bake waits for the compiler.
 
 numba compiles a kernel the first time it is called with a new kind of argument, so warming up is

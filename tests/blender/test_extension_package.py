@@ -3,7 +3,7 @@ prepares its solver in its background process and bakes, with the numba it bundl
 
 A fresh bpy in its own process, with its own user folders and a site-packages from which numba and
 llvmlite are taken out: what the zip brings is all the numba there is. The kernels compile cold
-into the extension's user folder (about a minute and a half)."""
+into the extension's user folder (a few minutes)."""
 import json
 import os
 import subprocess

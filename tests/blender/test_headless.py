@@ -96,7 +96,7 @@ def test_on_a_cold_cache_the_command_compiles_the_solver_first_and_says_so(tmp_p
     cold = run_module(tmp_path, "bake", str(source), "--frames", "1:5", MECHBAKE_CACHE_DIR=str(base))
     assert cold.returncode == 0, cold.stderr
     said = [line for line in cold.stdout.splitlines() if line.startswith("mechbake:")]  # Blender's own lines out
-    assert said[0] == (f"mechbake: compiling the solver for its first use on this machine (about a minute, once; "
+    assert said[0] == (f"mechbake: compiling the solver for its first use on this machine (a few minutes, once; "
                        f"kept in {base / cache.cache_folder().name})")
     assert said[1:7] == ["mechbake: compiling joints, drives and the system solver (0/5)",
                          "mechbake: compiling the iterative solver and Richardson steps (1/5)",

@@ -1,6 +1,6 @@
 """The warm-up compiles every kernel a bake can need: after it, no sample compiles anything.
 
-One cold compile into an empty cache (about a minute), in fresh processes, as on an artist's
+One cold compile into an empty cache (a few minutes), in fresh processes, as on an artist's
 first use."""
 import json
 import os
