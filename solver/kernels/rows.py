@@ -230,10 +230,3 @@ def prepare_drive_rows(model, rows):
             rows.axis_jacobian[a, 1], rows.drive_response[a, body_b])
         rows.drive_stiffness[a] = max(stiffness, 0.0)
     rows.drives_ready[0] = True
-
-
-@kernel
-def through_joints_many(model, rows, responses, out):
-    """through_joints for k rows at once: responses, out (k, n, 6)."""
-    for c in range(responses.shape[0]):
-        through_joints(model, rows, responses[c], out[c])
