@@ -248,11 +248,11 @@ class Simulation:
         self.stats["substeps"] += 1
         return None
 
-    def _jointed_substep(self, h: float, kicked: bool):
-        """A sub-step without contacts: one kernel call."""
+    def _jointed_substep(self, h: float):
+        """A sub-step without contacts, after the first half of the explicit forces: one kernel call."""
         arrays = self._state_arrays()
         status, index, size = self._kernels.substep(self._arrays, self._settings, arrays, self._rows, self._flight,
-                                                    self._work, h, self._counters, kicked)
+                                                    self._work, h, self._counters)
         self.state.time = float(arrays.time[0])
         if status == self._kernels.NON_FINITE:
             return self._non_finite()
@@ -280,7 +280,7 @@ class Simulation:
             return impact
         if contact_rows is None and lcp_contacts is None and not state.touching:
             # nothing within reach now or at the look-ahead, so nothing touches at the end either
-            return self._jointed_substep(h, kicked=True)
+            return self._jointed_substep(h)
         self.stats["contact_substeps"] += 1
         self._work.accumulated[:] = 0.0
         converged, joint, gap, contact_rows = self._correct_positions(arrays, h, contact_rows)
@@ -308,9 +308,8 @@ class Simulation:
             if touching is not None and len(touching):
                 contact_rows = ContactRows(self.model, self, touching, state.frames, pushed_out)
                 contact_rows.warm_start(self._warm_velocity, state.twist.reshape(-1), h / self._warm_h)
-                for _ in range(self.model.settings.max_corrections):
-                    if contact_rows.solve_velocities(state.twist.reshape(-1)) < self.model.settings.vmax:
-                        break
+                contact_rows.solve_velocities(state.twist.reshape(-1), self.model.settings.max_corrections,
+                                              self.model.settings.vmax)
                 self._warm_velocity = contact_rows.impulses()
         if not k.is_finite(arrays):
             return self._non_finite()

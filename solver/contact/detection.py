@@ -141,7 +141,7 @@ def _manifold_points(layout, frames: Frames, pair_kind, pair_a, pair_b, pair_mar
     source, bodies, probe_b, radius, surface_a, normal_a, segment_a, radius_a = narrow_phase.contact_points(
         layout.shapes, frames.position, frames.rotation, pair_kind, pair_a, pair_b, pair_margin, layout.plane_point,
         layout.plane_normal)
-    body_a, body_b = bodies[:, 0], bodies[:, 1]
+    body_a, body_b = np.ascontiguousarray(bodies.T)  # columns as views would compile the kernels again for them
     friction, restitution = _pair_surface(layout, source, body_a, body_b)
     keys = [(KIND_NAMES[kind], int(index), int(slot), int(feature)) for kind, index, slot, feature in source.tolist()]
     return Contacts(keys, body_a, body_b, probe_b, radius, surface_a, normal_a, friction, restitution, segment_a,

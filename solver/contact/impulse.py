@@ -104,11 +104,12 @@ class ContactRows:
         self._kernels.impacts(self.jacobian, self.response, self.block, self.contacts.friction,
                               self.contacts.restitution, twist, IMPACT_PASSES)
 
-    def solve_velocities(self, twist: np.ndarray) -> float:
-        """One pass of P-step 4 for the contacts (kernels/contact.velocity_pass)."""
-        self.passes += 1
-        return self._kernels.velocity_pass(self.jacobian, self.response, self.block, self.accumulated,
-                                           self.contacts.friction, self.normal_floor, twist, self.passes % 2 == 0)
+    def solve_velocities(self, twist: np.ndarray, limit: int, vmax: float) -> None:
+        """P-step 4 for the contacts: passes until none changes a rate by vmax, at most `limit`
+        (kernels/contact.velocity_passes)."""
+        self.passes = self._kernels.velocity_passes(self.jacobian, self.response, self.block, self.accumulated,
+                                                    self.contacts.friction, self.normal_floor, twist, self.passes,
+                                                    limit, vmax)
 
 
 def resolve_impacts(model, rows, contacts: Contacts, frames: Frames, twist: np.ndarray, fresh: np.ndarray,

@@ -97,25 +97,32 @@ def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, n
     bouncing = impacting & (contacts.restitution > 0) & (gap < 0)
     bounce = np.where(bouncing, (1.0 + contacts.restitution) * approach, np.inf)
     q = np.concatenate((np.minimum(gap / h - moved[normal_rows], bounce), slip / h - moved[edge_rows], np.zeros(m)))
-    z = lemke(lcp, q, guess=_guess(supports, contacts.key, m, k))
+    unknowns = _unknowns_of(m, k)
+    z = lemke(lcp, q, guess=_guess(supports, contacts.key, unknowns))
     positive = z > 0
     supports.clear()
-    supports.update((key, np.concatenate(([positive[c]], positive[m + c * k:m + (c + 1) * k], [positive[m * (1 + k) + c]])))
-                    for c, key in enumerate(contacts.key))
+    supports.update((key, positive[unknowns[c]]) for c, key in enumerate(contacts.key))
     impulses = np.zeros(m * (1 + k))
     impulses[normal_rows] = z[n_]
     impulses[edge_rows] = z[b_]
     return response, impulses, z
 
 
-def _guess(supports: dict, keys: list, m: int, k: int) -> np.ndarray | None:
-    """The z expected positive, in _solve's order (c_n, beta, lambda), from each contact's last
-    support; None when no contact has one."""
+def _unknowns_of(m: int, k: int) -> np.ndarray:
+    """(m, 2 + k) where each contact's unknowns are in z, in _solve's order: its c_n, its k betas,
+    its lambda."""
+    contact = np.arange(m)[:, None]
+    return np.hstack((contact, m + k * contact + np.arange(k), m * (1 + k) + contact))
+
+
+def _guess(supports: dict, keys: list, unknowns: np.ndarray) -> np.ndarray | None:
+    """The z expected positive, in _solve's order, from each contact's last support (its unknowns
+    as _unknowns_of orders them); None when no contact has one."""
     known = [supports.get(key) for key in keys]
     if all(support is None for support in known):
         return None
-    guess = np.zeros(m * (2 + k), dtype=bool)
+    guess = np.zeros(unknowns.size, dtype=bool)
     for c, support in enumerate(known):
         if support is not None:
-            guess[c], guess[m + c * k:m + (c + 1) * k], guess[m * (1 + k) + c] = support[0], support[1:-1], support[-1]
+            guess[unknowns[c]] = support
     return guess

@@ -171,6 +171,17 @@ def velocity_pass(jacobian, response, block, accumulated, friction, normal_floor
 
 
 @kernel
+def velocity_passes(jacobian, response, block, accumulated, friction, normal_floor, twist, passes, limit, vmax):
+    """velocity_pass until a pass changes no rate by vmax or more, at most `limit` passes, each the
+    other way round from the one before (`passes` made so far). Returns the passes made in all."""
+    for _ in range(limit):
+        passes += 1
+        if velocity_pass(jacobian, response, block, accumulated, friction, normal_floor, twist, passes % 2 == 0) < vmax:
+            break
+    return passes
+
+
+@kernel
 def impacts(jacobian, response, block, friction, restitution, twist, passes):
     """Schmitt §11 impact pairs, a few Gauss-Seidel passes over simultaneous impacts: for each
     approaching contact the braking impulse I_0 that stops its point; stick if |I_t| <= mu |I_n|,

@@ -15,6 +15,8 @@ import numpy as np
 from .contact import position_pass
 from .correction import correct_joints_and_drives, watched_look
 from .jit import kernel
+from .narrow_phase import separation_of
+from .vector import body_point
 
 
 @kernel
@@ -25,20 +27,10 @@ def gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions
     world_b, world_a, normal = np.empty(3), np.empty(3), np.empty(3)
     for c in range(body.shape[0]):
         a, b = body[c, 0], body[c, 1]
-        for i in range(3):
-            world_b[i] = position[b, i] + rotation[b, i, 0] * probe_b[c, 0] + rotation[b, i, 1] * probe_b[c, 1] + rotation[
-                b, i, 2] * probe_b[c, 2]
-            world_a[i] = position[a, i] + rotation[a, i, 0] * surface_a[c, 0] + rotation[a, i, 1] * surface_a[
-                c, 1] + rotation[a, i, 2] * surface_a[c, 2]
-            normal[i] = rotation[a, i, 0] * normal_a[c, 0] + rotation[a, i, 1] * normal_a[c, 1] + rotation[
-                a, i, 2] * normal_a[c, 2]
-        gap[c] = (world_b[0] - world_a[0]) * normal[0] + (world_b[1] - world_a[1]) * normal[1] + (
-            world_b[2] - world_a[2]) * normal[2] - radius[c]
-        for i in range(3):
-            world_b[i] = position[b, i] + rotation[b, i, 0] * local[c, 1, 0] + rotation[b, i, 1] * local[
-                c, 1, 1] + rotation[b, i, 2] * local[c, 1, 2]
-            world_a[i] = position[a, i] + rotation[a, i, 0] * local[c, 0, 0] + rotation[a, i, 1] * local[
-                c, 0, 1] + rotation[a, i, 2] * local[c, 0, 2]
+        gap[c] = separation_of(position, rotation, a, b, probe_b[c], radius[c], surface_a[c], normal_a[c], world_b,
+                               world_a, normal)
+        body_point(position[b], rotation[b], local[c, 1], world_b)
+        body_point(position[a], rotation[a], local[c, 0], world_a)
         for k in range(2):
             slip[c, k] = 0.0
             for i in range(3):

@@ -265,15 +265,14 @@ def advance(model, settings, state, rows, flight, work, h):
 
 
 @kernel
-def substep(model, settings, state, rows, flight, work, h, stats, kicked):
-    """One sub-step without contacts, as its stages: half the explicit forces (unless `kicked`: the
-    caller gave them), P-steps 1-2 (joints and loop drives), P-step 3, the other half of the forces,
-    P-step 4. Returns (status, index, size) as DONE ... STIFF_SPRING say."""
+def substep(model, settings, state, rows, flight, work, h, stats):
+    """One sub-step without contacts, as its stages after the first half of the explicit forces (the
+    caller's: a flag saying whether to give them would compile this twice, once for the literal
+    False of advance_steps): P-steps 1-2 (joints and loop drives), P-step 3, the other half of the
+    forces, P-step 4. Returns (status, index, size) as DONE ... STIFF_SPRING say."""
     spring, load = unstable_explicit_spring(model, rows, state.time[0], h)
     if spring >= 0:
         return STIFF_SPRING, spring, load
-    if not kicked:
-        apply_explicit_forces(model, rows, state.twist, state.axis_coordinate, state.time[0], 0.5 * h)
     work.accumulated[:] = 0.0
     converged, worst_joint, worst_gap = correct_positions(model, settings, state, rows, flight, work, h, stats)
     if not converged:
@@ -331,7 +330,8 @@ def advance_steps(model, settings, state, saved, rows, flight, work, duration, s
                 return step, TOO_MANY_SUBSTEPS, status, index, size, failed_length
             length = min(control[0], remaining)
             _copy_state(state, saved)
-            outcome, culprit, amount = substep(model, settings, state, rows, flight, work, length, stats, False)
+            apply_explicit_forces(model, rows, state.twist, state.axis_coordinate, state.time[0], 0.5 * length)
+            outcome, culprit, amount = substep(model, settings, state, rows, flight, work, length, stats)
             if outcome == DONE:
                 stats[SUBSTEPS] += 1
                 remaining -= length

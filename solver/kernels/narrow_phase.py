@@ -174,17 +174,25 @@ def _to_local(rotation, vector):
 
 
 @kernel
+def separation_of(position, rotation, a, b, probe_b, radius, surface_a, normal_a, probe, surface, normal):
+    """One contact's signed gap in the frames given: the height of b's probe (probe_b (3,), in b's
+    principal frame) over a's tangent plane (surface_a, normal_a (3,), in a's) less its radius;
+    `probe`, `surface` and `normal` (3,) are workspace."""
+    body_point(position[b], rotation[b], probe_b, probe)
+    body_point(position[a], rotation[a], surface_a, surface)
+    rotate(rotation[a], normal_a, normal)
+    return ((probe[0] - surface[0]) * normal[0] + (probe[1] - surface[1]) * normal[1]
+            + (probe[2] - surface[2]) * normal[2]) - radius
+
+
+@kernel
 def separations(position, rotation, body_a, body_b, probe_b, radius, surface_a, normal_a):
     """(m,) signed gap of each contact point in the frames given: positive apart, negative
-    interpenetrating (the probe's height over the tangent plane less its radius)."""
+    interpenetrating."""
     m = body_b.shape[0]
     gap = np.empty(m)
     probe, surface, normal = np.empty(3), np.empty(3), np.empty(3)
     for c in range(m):
-        a, b = body_a[c], body_b[c]
-        body_point(position[b], rotation[b], probe_b[c], probe)
-        body_point(position[a], rotation[a], surface_a[c], surface)
-        rotate(rotation[a], normal_a[c], normal)
-        gap[c] = ((probe[0] - surface[0]) * normal[0] + (probe[1] - surface[1]) * normal[1]
-                  + (probe[2] - surface[2]) * normal[2]) - radius[c]
+        gap[c] = separation_of(position, rotation, body_a[c], body_b[c], probe_b[c], radius[c], surface_a[c],
+                               normal_a[c], probe, surface, normal)
     return gap
