@@ -63,7 +63,7 @@ class Simulation:
         self.h = model.settings.h
         self.state = State.initial(model)
         self.stats = {"steps": 0, "substeps": 0, "corrections": 0, "solves": 0, "velocity_solves": 0,
-                      "halvings": 0, "lcp_fallbacks": 0, "contact_substeps": 0}
+                      "halvings": 0, "lcp_fallbacks": 0, "contact_substeps": 0, "contact_passes": 0}
         self._substep = self.h
         self._good_in_a_row = 0
         self._arrays = model.arrays
@@ -339,6 +339,7 @@ class Simulation:
                 break
             contact_rows = contact_rows.with_more(self.model, self, more, self.state.frames)
         self._warm_position = contact_rows.impulses()
+        self.stats["contact_passes"] += contact_rows.passes
         return bool(converged), int(joint), float(gap), contact_rows
 
     def _uncovered(self, contact_rows: ContactRows) -> Contacts:

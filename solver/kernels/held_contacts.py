@@ -1,0 +1,109 @@
+"""One direct step for the contacts that hold, beside the correction loop's Gauss-Seidel passes.
+
+A stack's contacts pass its load down level by level, and four corners on a face carry what three
+could (their rows are dependent), so projected Gauss-Seidel shrinks what is left of a resting stack's
+look-ahead gaps by only about 2 % a pass: three boxes stacked took 51 passes a step on average, each
+a look-ahead, to bring their gaps within CONTACT_TIGHTNESS Dmax. While every contact presses and
+sticks, the passes are solving a linear system, K_HH dl = -r_H over the held contacts' rows; this
+solves it at once (Newton's step on the complementarity problem with its support guessed from the
+passes) and keeps the result only if every normal impulse still pushes and every friction impulse
+stays within its cone. Otherwise, with a contact that slides or lets go, the passes go on alone.
+
+Arrays as kernels/contact.py names them, m contacts and n bodies.
+"""
+import numpy as np
+
+from .jit import kernel
+from .sparse import DEPENDENT_PIVOT
+
+STICKING = 1.0 - 1e-9  # friction below this share of mu I_n is sticking: the slip is held at zero
+
+
+@kernel
+def settle(jacobian, response, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h):
+    """If every contact either presses and sticks or lets go and opens, the impulse changes that
+    close the held contacts' look-ahead gaps and slips (as contact.position_pass measures them) all
+    at once, applied to `accumulated` and `twist`. Returns whether they were."""
+    m = accumulated.shape[0]
+    held = np.empty(m, dtype=np.int64)
+    count = 0
+    rates = np.empty(3)
+    residual = np.empty(3 * m)
+    for c in range(m):
+        for r in range(3):
+            total = 0.0
+            for i in range(twist.shape[0]):
+                total += jacobian[3 * c + r, i] * twist[i]
+            rates[r] = total
+        normal = (gap_h[c] + h * (rates[0] - rates_at_look[c, 0])) / h
+        if accumulated[c, 0] <= 0.0:
+            if normal < 0.0:
+                return False  # a contact not yet pushing that must: the passes find its impulse
+            continue  # open, and staying so
+        if np.hypot(accumulated[c, 1], accumulated[c, 2]) >= STICKING * friction[c] * accumulated[c, 0]:
+            return False  # sliding: its friction is not a linear row
+        residual[3 * count] = normal
+        residual[3 * count + 1] = (slip_h[c, 0] + h * (rates[1] - rates_at_look[c, 1])) / h
+        residual[3 * count + 2] = (slip_h[c, 1] + h * (rates[2] - rates_at_look[c, 2])) / h
+        held[count] = c
+        count += 1
+    if count == 0:
+        return False
+    size = 3 * count
+    matrix = np.empty((size, size))  # K_HH = J_H response_H
+    for p in range(size):
+        row = 3 * held[p // 3] + p % 3
+        for q in range(size):
+            column = 3 * held[q // 3] + q % 3
+            total = 0.0
+            for i in range(twist.shape[0]):
+                total += jacobian[row, i] * response[i, column]
+            matrix[p, q] = total
+    change = -residual[:size]
+    _solve_dropping_dependent(matrix, change)
+    for k in range(count):
+        c = held[k]
+        pushing = accumulated[c, 0] + change[3 * k]
+        tangent = np.hypot(accumulated[c, 1] + change[3 * k + 1], accumulated[c, 2] + change[3 * k + 2])
+        if not (pushing > 0.0 and tangent <= friction[c] * pushing):
+            return False
+    for k in range(count):
+        c = held[k]
+        for r in range(3):
+            accumulated[c, r] += change[3 * k + r]
+            for i in range(twist.shape[0]):
+                twist[i] += response[i, 3 * c + r] * change[3 * k + r]
+    return True
+
+
+@kernel
+def _solve_dropping_dependent(matrix, rhs):
+    """rhs <- a solution of matrix x = rhs (symmetric, positive semi-definite) by L D L^T in place,
+    a row whose pivot is below DEPENDENT_PIVOT of its diagonal taken as dependent on the rows before
+    it (its impulse 0, as kernels/sparse.py drops a joint's)."""
+    n = rhs.shape[0]
+    pivot = np.empty(n)
+    for k in range(n):
+        own = matrix[k, k]
+        for j in range(k):
+            if pivot[j] != np.inf:
+                own -= matrix[k, j] * matrix[k, j] * pivot[j]
+        dependent = not own > DEPENDENT_PIVOT * matrix[k, k]
+        pivot[k] = np.inf if dependent else own
+        for i in range(k + 1, n):
+            if dependent:
+                matrix[i, k] = 0.0
+                continue
+            total = matrix[i, k]
+            for j in range(k):
+                if pivot[j] != np.inf:
+                    total -= matrix[i, j] * matrix[k, j] * pivot[j]
+            matrix[i, k] = total / own
+    for k in range(n):  # L y = rhs
+        for j in range(k):
+            rhs[k] -= matrix[k, j] * rhs[j]
+    for k in range(n):  # D z = y; a dependent row takes no impulse
+        rhs[k] = 0.0 if pivot[k] == np.inf else rhs[k] / pivot[k]
+    for k in range(n - 1, -1, -1):  # L^T x = z
+        for i in range(k + 1, n):
+            rhs[k] -= matrix[i, k] * rhs[i]
