@@ -23,9 +23,10 @@ STICKING = 1.0 - 1e-9  # friction below this share of mu I_n is sticking: the sl
 def settle(jacobian, response, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h):
     """If every contact either presses and sticks or lets go and opens, the impulse changes that
     close the held contacts' look-ahead gaps and slips (as contact.position_pass measures them) all
-    at once, applied to `accumulated` and `twist`. Returns whether they were."""
+    at once, applied to `accumulated` and `twist`. A frictionless contact holds only its normal.
+    Returns whether they were."""
     m = accumulated.shape[0]
-    held = np.empty(m, dtype=np.int64)
+    held = np.empty(3 * m, dtype=np.int64)  # the held rows, 3 c + direction (0 normal, 1-2 tangents)
     count = 0
     rates = np.empty(3)
     residual = np.empty(3 * m)
@@ -40,39 +41,38 @@ def settle(jacobian, response, accumulated, friction, gap_h, slip_h, rates_at_lo
             if normal < 0.0:
                 return False  # a contact not yet pushing that must: the passes find its impulse
             continue  # open, and staying so
+        residual[count] = normal
+        held[count] = 3 * c
+        count += 1
+        if friction[c] == 0.0:
+            continue
         if np.hypot(accumulated[c, 1], accumulated[c, 2]) >= STICKING * friction[c] * accumulated[c, 0]:
             return False  # sliding: its friction is not a linear row
-        residual[3 * count] = normal
-        residual[3 * count + 1] = (slip_h[c, 0] + h * (rates[1] - rates_at_look[c, 1])) / h
-        residual[3 * count + 2] = (slip_h[c, 1] + h * (rates[2] - rates_at_look[c, 2])) / h
-        held[count] = c
-        count += 1
+        for r in (1, 2):
+            residual[count] = (slip_h[c, r - 1] + h * (rates[r] - rates_at_look[c, r])) / h
+            held[count] = 3 * c + r
+            count += 1
     if count == 0:
         return False
-    size = 3 * count
-    matrix = np.empty((size, size))  # K_HH = J_H response_H
-    for p in range(size):
-        row = 3 * held[p // 3] + p % 3
-        for q in range(size):
-            column = 3 * held[q // 3] + q % 3
+    matrix = np.empty((count, count))  # K over the held rows: J response
+    for p in range(count):
+        for q in range(count):
             total = 0.0
             for i in range(twist.shape[0]):
-                total += jacobian[row, i] * response[i, column]
+                total += jacobian[held[p], i] * response[i, held[q]]
             matrix[p, q] = total
-    change = -residual[:size]
+    change = -residual[:count]
     _solve_dropping_dependent(matrix, change)
-    for k in range(count):
-        c = held[k]
-        pushing = accumulated[c, 0] + change[3 * k]
-        tangent = np.hypot(accumulated[c, 1] + change[3 * k + 1], accumulated[c, 2] + change[3 * k + 2])
-        if not (pushing > 0.0 and tangent <= friction[c] * pushing):
+    after = accumulated.copy()
+    for p in range(count):
+        after[held[p] // 3, held[p] % 3] += change[p]
+    for c in range(m):
+        if after[c, 0] < 0.0 or np.hypot(after[c, 1], after[c, 2]) > friction[c] * after[c, 0]:
             return False
-    for k in range(count):
-        c = held[k]
-        for r in range(3):
-            accumulated[c, r] += change[3 * k + r]
-            for i in range(twist.shape[0]):
-                twist[i] += response[i, 3 * c + r] * change[3 * k + r]
+    for p in range(count):
+        for i in range(twist.shape[0]):
+            twist[i] += response[i, held[p]] * change[p]
+    accumulated[:, :] = after
     return True
 
 
