@@ -72,13 +72,13 @@ def test_a_stack_of_two_does_not_sink_or_tilt(method):
 def test_a_resting_stack_settles_in_a_few_passes_a_step(friction):
     """While every contact of a stack presses and sticks (or, frictionless, presses), the correction
     loop's contact passes solve a linear system: one direct step (kernels/held_contacts.py) closes it
-    where Gauss-Seidel shrank its rest by 2 % a pass (three stacked boxes took 51 passes a step, each
-    a look-ahead)."""
+    where Gauss-Seidel shrank its rest by 2 % a pass (passes a step from 0.5 s to 1.5 s: 1.6 with
+    friction and 1.3 without; Gauss-Seidel alone took 45 and 3.0, each a look-ahead)."""
     bodies = [box_body(f"box{k}", position=(0, 0, SIZE * (k + 0.5)), size=SIZE, mass=MASS, friction=friction)
               for k in range(3)]
     sim = simulate(bodies, [floor(friction=friction)], "impulse", dmax=DMAX)
     sim.run(0.5)
     passes, substeps = sim.stats["contact_passes"], sim.stats["contact_substeps"]
     sim.run(1.0)
-    assert (sim.stats["contact_passes"] - passes) / (sim.stats["contact_substeps"] - substeps) < 3.0
+    assert (sim.stats["contact_passes"] - passes) / (sim.stats["contact_substeps"] - substeps) < 2.0
     assert abs(sim.position("box2")[2] - 2.5 * SIZE) < DMAX
