@@ -44,7 +44,7 @@ def _kinetic(sim) -> float:
     "rest (pivot 1.4e-4 of its row's, kept: above DEPENDENT_PIVOT), so Gauss-Seidel shrinks the 1.4e-6 m the gaps "
     "share along it by 1e-4 a sweep; halving h leaves that misfit as it is, 200 sweeps are too few. Handing a sub-step "
     "whose sweeps run out to the system solve (from its start, positions and velocities) no longer diverges but turns "
-    "onto the crossed branch in 11 of 15 runs at h 0.0098-0.0102, Dmax 5e-7-2e-6 (the system solver: none): sweeps "
+    "onto the crossed branch in 9 of 15 runs at h 0.0098-0.0102, Dmax 5e-7-2e-6 (the system solver: none): sweeps "
     "that stop at Vmax leave a velocity along the flat position's second mode"))])
 def test_a_parallelogram_four_bar_passes_its_flat_position(solver):
     """A02 with one window at MechBake's defaults: the cranks lie flat (every link on one line, three
