@@ -23,7 +23,7 @@ IMPACT_FRICTION_ITERATIONS = 50
 
 
 @kernel
-def _row_rates(jacobian, c, twist, out):
+def row_rates(jacobian, c, twist, out):
     """out (3,) = the rates of contact c's three rows."""
     for r in range(3):
         total = 0.0
@@ -131,6 +131,16 @@ def _project(response, block, accumulated, friction, c, residual, normal_floor, 
 
 
 @kernel
+def look_ahead_residual(jacobian, gap_h, slip_h, rates_at_look, twist, h, c, rates, out):
+    """out (3,): what is left of contact c's look-ahead gap and slip, moved on by what the impulses
+    since the look-ahead changed, per unit of h (`rates` (3,) workspace)."""
+    row_rates(jacobian, c, twist, rates)
+    out[0] = (gap_h[c] + h * (rates[0] - rates_at_look[c, 0])) / h
+    out[1] = (slip_h[c, 0] + h * (rates[1] - rates_at_look[c, 1])) / h
+    out[2] = (slip_h[c, 1] + h * (rates[2] - rates_at_look[c, 2])) / h
+
+
+@kernel
 def position_pass(jacobian, response, block, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h,
                   backwards):
     """One projected Gauss-Seidel pass in the correction loop; the largest change, as a distance over
@@ -143,10 +153,7 @@ def position_pass(jacobian, response, block, accumulated, friction, gap_h, slip_
     largest = 0.0
     for k in range(m):
         c = m - 1 - k if backwards else k
-        _row_rates(jacobian, c, twist, rates)
-        residual[0] = (gap_h[c] + h * (rates[0] - rates_at_look[c, 0])) / h
-        residual[1] = (slip_h[c, 0] + h * (rates[1] - rates_at_look[c, 1])) / h
-        residual[2] = (slip_h[c, 1] + h * (rates[2] - rates_at_look[c, 2])) / h
+        look_ahead_residual(jacobian, gap_h, slip_h, rates_at_look, twist, h, c, rates, residual)
         largest = max(largest, _project(response, block, accumulated, friction, c, residual, 0.0, twist) * h)
     return largest
 
@@ -163,7 +170,7 @@ def velocity_pass(jacobian, response, block, accumulated, friction, normal_floor
     largest = 0.0
     for k in range(m):
         c = m - 1 - k if backwards else k
-        _row_rates(jacobian, c, twist, residual)
+        row_rates(jacobian, c, twist, residual)
         if residual[0] > 0 and accumulated[c, 0] == 0 and normal_floor[c] == 0.0:
             continue  # separating and not pressed: nothing to do
         largest = max(largest, _project(response, block, accumulated, friction, c, residual, normal_floor[c], twist))
@@ -195,7 +202,7 @@ def impacts(jacobian, response, block, friction, restitution, twist, passes):
     tangential = np.empty(2)
     for _ in range(passes):
         for c in range(block.shape[0]):
-            _row_rates(jacobian, c, twist, velocity)
+            row_rates(jacobian, c, twist, velocity)
             locked = not block[c, 0, 0] > FREE_DIRECTION * (block[c, 0, 0] + block[c, 1, 1] + block[c, 2, 2])
             if velocity[0] >= 0 or locked:
                 continue  # separating, or its normal locked by the joints

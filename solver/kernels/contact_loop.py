@@ -12,7 +12,7 @@ Contact arrays, m contacts (as kernels/contact.py, plus their geometry):
 """
 import numpy as np
 
-from .contact import position_pass
+from .contact import position_pass, row_rates
 from .correction import correct_joints_and_drives, watched_look
 from .held_contacts import settle
 from .jit import kernel
@@ -63,11 +63,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
                        flight.rotation, gap_h, slip_h)
         for c in range(m):
             gap_h[c] -= targets[c]
-            for r in range(3):
-                total = 0.0
-                for i in range(twist.shape[0]):
-                    total += jacobian[3 * c + r, i] * twist[i]
-                rates_at_look[c, r] = total
+            row_rates(jacobian, c, twist, rates_at_look[c])
         corrected, drive_change = correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats,
                                                             loop_drives)
         joints_settled = corrected == 0 and drive_change < settings.dmax

@@ -13,6 +13,7 @@ Arrays as kernels/contact.py names them, m contacts and n bodies.
 """
 import numpy as np
 
+from .contact import look_ahead_residual
 from .jit import kernel
 from .sparse import DEPENDENT_PIVOT
 
@@ -28,28 +29,19 @@ def settle(jacobian, response, accumulated, friction, gap_h, slip_h, rates_at_lo
     m = accumulated.shape[0]
     held = np.empty(3 * m, dtype=np.int64)  # the held rows, 3 c + direction (0 normal, 1-2 tangents)
     count = 0
-    rates = np.empty(3)
+    rates, own = np.empty(3), np.empty(3)
     residual = np.empty(3 * m)
     for c in range(m):
-        for r in range(3):
-            total = 0.0
-            for i in range(twist.shape[0]):
-                total += jacobian[3 * c + r, i] * twist[i]
-            rates[r] = total
-        normal = (gap_h[c] + h * (rates[0] - rates_at_look[c, 0])) / h
+        look_ahead_residual(jacobian, gap_h, slip_h, rates_at_look, twist, h, c, rates, own)
         if accumulated[c, 0] <= 0.0:
-            if normal < 0.0:
+            if own[0] < 0.0:
                 return False  # a contact not yet pushing that must: the passes find its impulse
             continue  # open, and staying so
-        residual[count] = normal
-        held[count] = 3 * c
-        count += 1
-        if friction[c] == 0.0:
-            continue
-        if np.hypot(accumulated[c, 1], accumulated[c, 2]) >= STICKING * friction[c] * accumulated[c, 0]:
+        if friction[c] > 0.0 and (np.hypot(accumulated[c, 1], accumulated[c, 2])
+                                  >= STICKING * friction[c] * accumulated[c, 0]):
             return False  # sliding: its friction is not a linear row
-        for r in (1, 2):
-            residual[count] = (slip_h[c, r - 1] + h * (rates[r] - rates_at_look[c, r])) / h
+        for r in range(3 if friction[c] > 0.0 else 1):
+            residual[count] = own[r]
             held[count] = 3 * c + r
             count += 1
     if count == 0:
