@@ -41,14 +41,60 @@ def lemke_run(M, q, covering, tolerance, max_pivots, basis, block, block_row, z_
     """Lemke's algorithm from the basis w = q, z0 entering along the covering vector; returns a status.
     An entry of the entering column counts as positive above tolerance times its largest entry (at
     least 1)."""
-    n = q.shape[0]
-    z0 = 2 * n
-    for row in range(n):
+    for row in range(q.shape[0]):
         basis[row] = row
-    entering = z0
     # Lemke's first pivot: the row whose [q, I] / d is lexicographically least (q / d most negative)
     # leaves, after which every basic variable is nonnegative
     leaving_row = _first_leaving_row(q, covering)
+    return _pivot_from(M, q, covering, tolerance, max_pivots, leaving_row, basis, block, block_row, z_rows,
+                       free_rows, w_basic, column, ratios, work, unit, inverse, z)
+
+
+@kernel
+def warm_run(M, q, support, slack, tolerance, max_pivots, covering, basis, block, block_row, z_rows, free_rows,
+             w_basic, column, ratios, work, unit, inverse, z):
+    """Lemke's algorithm from a guessed basis B: the z of `support` (n,) bool and the other w. When
+    every basic variable B^-1 q is at least -slack that is the solution, with no pivot. Otherwise the
+    covering vector is d = B 1 (written into `covering`), so that z0 entering along it raises every
+    basic variable alike (B^-1 d = 1): the first pivot is the lexicographic minimum of [B^-1 q, B^-1]
+    as a cold start's is of [q, I], every row stays lexicographically positive after it, and the
+    complementary pivots go on from there, a few where the guess missed by a few. d need not be
+    positive, so where Lemke's theory asks for that this may end on a ray (the caller then starts
+    cold). Returns a status as lemke_run does."""
+    n = q.shape[0]
+    for row in range(n):
+        basis[row] = n + row if support[row] else row
+    for i in range(n):
+        covering[i] = 0.0 if support[i] else 1.0  # a basic w_i's column is e_i
+    for j in range(n):
+        if support[j]:  # a basic z_j's column is -M e_j
+            for i in range(n):
+                covering[i] -= M[i, j]
+    if not _factorise(M, covering, basis, block, block_row, z_rows, free_rows, w_basic):
+        return SINGULAR_BASIS
+    _solve(M, covering, basis, block, block_row, z_rows, free_rows, q, work, ratios)
+    least = 0.0
+    for row in range(n):
+        least = min(least, ratios[row])
+        column[row] = 1.0
+    if least >= -slack:
+        for row in range(n):
+            z[row] = max(ratios[row], 0.0) if support[row] else 0.0
+        return SOLVED
+    leaving_row = _lexicographic_min(M, covering, basis, block, block_row, z_rows, free_rows, column, 0.5, ratios,
+                                     work, unit, inverse)
+    return _pivot_from(M, q, covering, tolerance, max_pivots, leaving_row, basis, block, block_row, z_rows,
+                       free_rows, w_basic, column, ratios, work, unit, inverse, z)
+
+
+@kernel
+def _pivot_from(M, q, covering, tolerance, max_pivots, leaving_row, basis, block, block_row, z_rows, free_rows,
+                w_basic, column, ratios, work, unit, inverse, z):
+    """Lemke's pivots once z0 is to enter in place of the variable of `leaving_row`: the complement
+    of each variable that leaves enters next, until z0 leaves (SOLVED, z written)."""
+    n = q.shape[0]
+    z0 = 2 * n
+    entering = z0
     for _ in range(max_pivots):
         leaving = basis[leaving_row]
         basis[leaving_row] = entering
@@ -77,26 +123,6 @@ def lemke_run(M, q, covering, tolerance, max_pivots, basis, block, block_row, z_
         if leaving_row < 0:
             return SECONDARY_RAY
     return OUT_OF_PIVOTS
-
-
-@kernel
-def support_run(M, q, support, slack, covering, basis, block, block_row, z_rows, free_rows, w_basic, ratios, work,
-                z):
-    """The solution whose positive z are those of `support` (n,) bool, if there is one: the basis of
-    those z and the other w, factorised as a pivot of lemke_run's is; True (z written) when every
-    basic variable is at least -slack."""
-    n = q.shape[0]
-    for row in range(n):
-        basis[row] = n + row if support[row] else row
-    if not _factorise(M, covering, basis, block, block_row, z_rows, free_rows, w_basic):
-        return False
-    _solve(M, covering, basis, block, block_row, z_rows, free_rows, q, work, ratios)
-    for row in range(n):
-        if ratios[row] < -slack:
-            return False
-    for row in range(n):
-        z[row] = max(ratios[row], 0.0) if support[row] else 0.0
-    return True
 
 
 @kernel

@@ -45,6 +45,29 @@ def test_a_guessed_support_gives_the_solution_and_a_wrong_guess_is_not_taken(see
         assert np.allclose(lemke(M, q, guess=wrong), z, atol=1e-9)
 
 
+@pytest.mark.parametrize("seed", range(10))
+def test_lemke_starts_from_a_guess_that_missed_some_supports(seed):
+    """A guess with a few supports wrong is not a solution, but Lemke's algorithm started from its
+    basis (the kernel's warm_run, which lemke() tries before a cold start) pivots to the solution."""
+    from mechbake.solver.kernels import lemke as compiled
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(6, 16))
+    root = rng.standard_normal((n, n))
+    M = root @ root.T + 0.1 * np.eye(n)  # positive definite: one solution
+    q = rng.standard_normal(n)
+    q[:2] = -np.abs(q[:2]) - 1.0
+    z = lemke(M, q)
+    guess = z > 0
+    guess[rng.choice(n, size=3, replace=False)] ^= True
+    basis, block_row, z_rows, free_rows, w_basic = (np.empty(n, dtype=np.int64) for _ in range(5))
+    covering, column, ratios, work, unit, warm = (np.empty(n) for _ in range(6))
+    status = compiled.warm_run(M, q, guess, 1e-12, 1e-10, 50 * (n + 1), covering, basis, np.empty((n, n)), block_row,
+                               z_rows, free_rows, w_basic, column, ratios, work, unit, np.empty((n, n)), warm)
+    assert status == compiled.SOLVED
+    assert np.allclose(warm, z, atol=1e-9)
+
+
 def test_nonnegative_q_needs_no_pivot():
     M = np.array([[2.0, 1.0], [1.0, 2.0]])
     assert np.array_equal(lemke(M, np.array([0.0, 1.0])), np.zeros(2))
