@@ -83,7 +83,7 @@ RowArrays = namedtuple("RowArrays", [
     "null_span",  # (Q, 4) int: the first and last entry of each that is not 0, where its row of null_gram starts,
     #               the last row of null_gram whose profile reaches its column
     "null_gram",  # (Q, Q) the Cholesky factor of their Gram matrix, lower triangle
-    "null_count",  # (1,) how many of null_basis's rows hold it
+    "null_count",  # (1,) how many of null_basis's rows hold it; -1: not found yet at this instant (rows.solve_system)
     "work", "stamp",  # (R,) workspace of the factorisation and of the null space (work: left 0 by both)
     "rhs", "solution", "permuted",  # (R,) workspace of the solves
     "block_inverse",  # (m, 6, 6) each joint's own block of K, inverted (iterative solver)

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..drives import MOTOR_POSITION, MOTOR_VELOCITY
 from ..stepping import GROW_AFTER, MAX_HALVINGS, MAX_SUBSTEPS
-from . import joints, rows as joint_rows, sparse
+from . import joints, rows as joint_rows
 from .drives import apply_explicit_forces, drive_velocities, has_loop_drives, solve_loop_drives, unstable_explicit_spring
 from .flight import fly, land
 from .jit import kernel
@@ -95,8 +95,7 @@ def _correct_rows(model, rows, twist, rows_errors, rows_gaps, dmax, h, first_joi
         for r in range(model.joint_row_start[j], model.joint_row_start[j + 1]):
             rhs[r] = rows_errors[r] if violating else 0.0
     if count:
-        sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
-                     rows.null_gram, rows.null_count[0], rhs, rows.permuted, rows.solution)
+        joint_rows.solve_system(model, rows, rhs)
         for r in range(rhs.shape[0]):
             rows.solution[r] *= -1.0 / h
         joint_rows.apply_row_impulses(model, rows, rows.solution, twist)
@@ -223,8 +222,7 @@ def correct_velocities(model, settings, state, rows, work, h, stats):
         if largest < settings.vmax and drive_change < settings.vmax:
             return
         if settings.solver == SYSTEM:
-            sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis,
-                         rows.null_span, rows.null_gram, rows.null_count[0], rates, rows.permuted, rows.solution)
+            joint_rows.solve_system(model, rows, rates)
             for r in range(rates.shape[0]):
                 rows.solution[r] *= -1.0
             joint_rows.apply_row_impulses(model, rows, rows.solution, twist)

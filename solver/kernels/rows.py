@@ -16,6 +16,9 @@ from .jit import kernel
 # dependent rows in its factorisation instead: kernels/sparse.py says why a ridge there costs energy.)
 RIDGE = 1e-10
 SYSTEM, ITERATIVE = 0, 1
+# A right side whose misfit along K's null space is below this fraction of its largest entry is one
+# the rows can meet (round-off: in a planar mechanism it is exactly 0), and needs no projection.
+CONSISTENT = 1e-12
 
 
 @kernel
@@ -101,9 +104,24 @@ def _factor_system(model, rows):
         values[contribution[c, 0]] += dot6(rows.row_jacobian[contribution[c, 1], contribution[c, 2]],
                                            rows.row_response[contribution[c, 3], contribution[c, 4]])
     dropped = sparse.factor(model, values, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.work)
+    rows.null_count[0] = -1 if dropped else 0  # found by the first solve that needs it (solve_system)
+    return dropped
+
+
+@kernel
+def solve_system(model, rows, rhs):
+    """rows.solution = K^+ rhs (sparse.solve), the §7 system's one solve. K's null space is found at
+    the first solve of an instant whose right side has a part along it (its misfit), and that solve
+    is done again with the projection; a right side the rows meet needs neither."""
+    found = rows.null_count[0] >= 0
+    misfit = sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
+                          rows.null_gram, rows.null_count[0] if found else 0, rhs, rows.permuted, rows.solution)
+    if found or misfit == 0.0 or misfit <= CONSISTENT * np.abs(rhs).max():
+        return
     rows.null_count[0] = sparse.null_space(model, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
                                            rows.null_gram, rows.stamp, rows.work)
-    return dropped
+    sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
+                 rows.null_gram, rows.null_count[0], rhs, rows.permuted, rows.solution)
 
 
 @kernel
@@ -196,8 +214,7 @@ def through_joints(model, rows, response, out):
         j = model.row_joint[r]
         coupling[r] = dot6(rows.row_jacobian[r, 0], response[model.joint_body[j, 0]]) + dot6(
             rows.row_jacobian[r, 1], response[model.joint_body[j, 1]])
-    sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
-                 rows.null_gram, rows.null_count[0], coupling, rows.permuted, rows.solution)
+    solve_system(model, rows, coupling)
     out[:, :] = response
     for r in range(model.row_joint.shape[0]):
         j = model.row_joint[r]

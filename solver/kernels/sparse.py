@@ -12,7 +12,11 @@ infinity, so its impulse is 0 and no later row divides by it), and the rows befo
 The part of the right side along K's null space is one no impulse can change (the look-ahead gaps of
 dependent rows disagree by a little, as K is taken at t and the gaps at t + h); it is projected out
 first, so the solve is the least-squares one of Schmitt's (7.1) and that misfit is shared by all the
-rows it concerns instead of being left whole in the dropped row. A ridge instead would answer it with
+rows it concerns instead of being left whole in the dropped row. The misfit along dropped row k's null
+vector L^-T e_k is e_k^T L^-1 b, the value the forward substitution leaves in row k: a solve without
+the projection measures it for nothing, so the null space is found only at an instant whose right
+sides need it (rows.solve_system). A planar mechanism's dependent rows are across its plane, where
+every right side is 0: IFToMM's A02 never needs it. A ridge instead would answer it with
 an impulse of |b| / ridge along the null space; K = J M^-1 J^T squares J's conditioning, so that
 impulse is null only to the square root of round-off and leaks a velocity change that does work on
 every sweep (Bricard's mechanism, 4.55 J of kinetic energy at most, lost up to 0.021 J that way in 10 s).
@@ -149,8 +153,10 @@ def null_space(model, ldl_value, diagonal, basis, span, gram, stamp, dense):
 @kernel
 def solve(model, ldl_index, ldl_value, diagonal, null_basis, null_span, null_gram, null_count, rhs, permuted, out):
     """out = K^+ rhs, the least-squares solution through the factor: rhs without its part along the
-    null space (rhs - N G^-1 N^T rhs with N, G from null_space), then L D L^T on the independent rows
-    (`permuted` is workspace of the rows' size)."""
+    null space (rhs - N G^-1 N^T rhs with N, G from null_space; null_count 0: not projected), then
+    L D L^T on the independent rows (`permuted` is workspace of the rows' size). Returns the misfit
+    left along the null space: the largest |(L^-1 P rhs)_k| over the dropped rows k (0 when K has
+    none; round-off after the projection)."""
     n = diagonal.shape[0]
     order, ldl_start = model.system_order, model.ldl_start
     for p in range(n):
@@ -179,7 +185,10 @@ def solve(model, ldl_index, ldl_value, diagonal, null_basis, null_span, null_gra
             continue
         for p in range(ldl_start[j], ldl_start[j + 1]):
             permuted[ldl_index[p]] -= ldl_value[p] * xj
+    misfit = 0.0
     for j in range(n):
+        if diagonal[j] == np.inf:  # dropped: what is left in its row is the null vector's part of rhs
+            misfit = max(misfit, abs(permuted[j]))
         permuted[j] /= diagonal[j]
     for j in range(n - 1, -1, -1):
         total = permuted[j]
@@ -188,3 +197,4 @@ def solve(model, ldl_index, ldl_value, diagonal, null_basis, null_span, null_gra
         permuted[j] = total
     for p in range(n):
         out[order[p]] = permuted[p]
+    return misfit

@@ -23,12 +23,21 @@ def dense_system(sim):
 
 
 def sparse_solve(sim, rhs):
-    from mechbake.solver.kernels import sparse
+    """The §7 solve the correction stages call (kernels/rows.solve_system)."""
+    from mechbake.solver.kernels import rows as joint_rows
 
-    rows, out = sim._rows, np.zeros(len(rhs))
-    sparse.solve(sim._arrays, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
-                 rows.null_gram, rows.null_count[0], rhs, rows.permuted, out)
-    return out
+    joint_rows.solve_system(sim._arrays, sim._rows, rhs)
+    return sim._rows.solution.copy()
+
+
+def rows_at_this_instant(sim):
+    """The rows built afresh at the simulation's state, as every step builds them: K's null space not
+    found yet."""
+    from mechbake.solver.kernels import rows as joint_rows
+
+    joint_rows.build(sim._arrays, sim._settings.solver, sim.state.frames.position, sim.state.frames.rotation,
+                     sim._rows)
+    return sim._rows
 
 
 def chain(links: int, closed_to_world: bool = True) -> dict:
@@ -99,6 +108,28 @@ def test_dependent_rows_get_no_impulse_along_the_null_space():
     eigenvalues, vectors = np.linalg.eigh(matrix)
     assert eigenvalues[0] < 1e-12 * eigenvalues[-1] < eigenvalues[1]
     assert np.abs(sparse_solve(sim, vectors[:, 0])).max() < 1e-6
+
+
+@pytest.mark.parametrize("build, needed", [(lambda: mechanisms.n_four_bar(3), False), (mechanisms.bricard, True)],
+                         ids=["planar A02", "Bricard"])
+def test_the_null_space_is_found_only_for_a_right_side_along_it(build, needed):
+    """A planar mechanism's dependent rows are across its plane, where its gaps are 0: the solve meets
+    them without K's null space (A02 with three windows, 9 dependent rows). Bricard's mechanism is not
+    planar, and its gaps' misfit along the null space makes the solve find it. Either way the
+    solution is the least-squares one."""
+    sim = simulate(build())
+    sim.run(0.05)
+    matrix = dense_system(sim)
+    rows = rows_at_this_instant(sim)
+    assert rows.null_count[0] == -1  # dependent rows dropped, their null space not found
+    from mechbake.solver.kernels.correction import look
+
+    look(sim._arrays, sim._settings, sim._state_arrays(), rows, sim._flight, sim._work, sim.h)
+    gaps = sim._work.errors.copy()  # the row errors at the look-ahead, which the position correction solves
+    solution = sparse_solve(sim, gaps)
+    assert (rows.null_count[0] >= 0) == needed
+    in_range = matrix @ np.linalg.lstsq(matrix, gaps, rcond=1e-9)[0]
+    assert matrix @ solution == pytest.approx(in_range, abs=1e-9 * np.abs(gaps).max())
 
 
 def test_a_chain_factorises_without_fill():
