@@ -19,7 +19,6 @@ from mechbake.solver.contact import lcp
 from mechbake.solver.contact.lemke import lemke
 
 
-
 def stack_problems(seconds: float) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """(M, q, guess) of every LCP the stack's steps solve over `seconds`; guess all False when the
     step had none (its first)."""
