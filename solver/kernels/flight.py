@@ -76,6 +76,45 @@ def rotation_increment(terms, order, h, derivatives, increment):
 
 
 @kernel
+def steady_increment(omega, h, increment):
+    """U = exp(h Omega) over h for an omega constant in the body frame, Omega = skew(omega): the
+    series of rotation_increment summed to every order. omega_1 = 0 makes every later derivative 0
+    (Schmitt §3's recursion), as for a body turning about a principal axis (every planar one), and
+    then Rodrigues' formula is the exact sum: U = E + sin(a) / w Omega + (1 - cos(a)) / w^2 Omega^2,
+    a = w h, with Omega^2 = omega omega^T - w^2 E; orthonormal to round-off."""
+    speed = np.sqrt(omega[0] ** 2 + omega[1] ** 2 + omega[2] ** 2)
+    angle = speed * h
+    if angle == 0.0:
+        for r in range(3):
+            for c in range(3):
+                increment[r, c] = 1.0 if r == c else 0.0
+        return
+    first = np.sin(angle) / speed
+    half = np.sin(0.5 * angle)
+    second = 2.0 * half * half / (speed * speed)  # 1 - cos(a), without the cancellation near a = 0
+    for r in range(3):
+        for c in range(3):
+            increment[r, c] = second * omega[r] * omega[c] + (1.0 - second * speed * speed if r == c else 0.0)
+    increment[0, 1] -= first * omega[2]
+    increment[0, 2] += first * omega[1]
+    increment[1, 0] += first * omega[2]
+    increment[1, 2] -= first * omega[0]
+    increment[2, 0] -= first * omega[1]
+    increment[2, 1] += first * omega[0]
+
+
+@kernel
+def orthonormality_error(m):
+    """The largest entry of |M^T M - E|."""
+    worst = 0.0
+    for a in range(3):
+        for b in range(a, 3):
+            product = m[0, a] * m[0, b] + m[1, a] * m[1, b] + m[2, a] * m[2, b]
+            worst = max(worst, abs(product - (1.0 if a == b else 0.0)))
+    return worst
+
+
+@kernel
 def orthonormalize(m):
     """Schmitt §3, in place: normalise the columns, then average each with the cross product of the
     other two (the cofactor matrix). The error squares with every pass (Schmitt: one pass, rarely
@@ -95,12 +134,7 @@ def orthonormalize(m):
             y2 + z0 * x1 - z1 * x0)
         m[0, 2], m[1, 2], m[2, 2] = 0.5 * (z0 + x1 * y2 - x2 * y1), 0.5 * (z1 + x2 * y0 - x0 * y2), 0.5 * (
             z2 + x0 * y1 - x1 * y0)
-        worst = 0.0
-        for a in range(3):
-            for b in range(3):
-                product = m[0, a] * m[0, b] + m[1, a] * m[1, b] + m[2, a] * m[2, b]
-                worst = max(worst, abs(product - (1.0 if a == b else 0.0)))
-        if worst < ORTHONORMAL_TOLERANCE:
+        if orthonormality_error(m) < ORTHONORMAL_TOLERANCE:
             return
 
 
@@ -132,12 +166,18 @@ def fly(model, order, time, position, rotation, twist, h, flight):
             omega_body[i] = rotation[b, 0, i] * twist[b, 3] + rotation[b, 1, i] * twist[b, 4] + rotation[
                 b, 2, i] * twist[b, 5]
         omega_derivatives(omega_body, model.body_inertia[b], model.body_inv_inertia[b], order, terms)
-        rotation_increment(terms, order, h, derivatives, increment)
+        steady = terms[1, 0] == 0.0 and terms[1, 1] == 0.0 and terms[1, 2] == 0.0
+        if steady:
+            steady_increment(omega_body, h, increment)
+        else:
+            rotation_increment(terms, order, h, derivatives, increment)
         for r in range(3):  # Schmitt (3.8, 3.9): R(t+h) = R(t) U
             for c in range(3):
                 flight.rotation[b, r, c] = rotation[b, r, 0] * increment[0, c] + rotation[b, r, 1] * increment[
                     1, c] + rotation[b, r, 2] * increment[2, c]
-        orthonormalize(flight.rotation[b])
+        # a steady turn's U is orthonormal: only round-off, a pass once in many steps, to undo
+        if not steady or orthonormality_error(flight.rotation[b]) >= ORTHONORMAL_TOLERANCE:
+            orthonormalize(flight.rotation[b])
 
 
 @kernel
