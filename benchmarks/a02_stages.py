@@ -36,7 +36,8 @@ def _k_and_factor(model, rows, reps):
 @numba.njit
 def _factor(model, rows, reps):
     for _ in range(reps):
-        sparse.factor(model, rows.k_value, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.work)
+        sparse.factor(model, rows.k_value, rows.row_across, False, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal,
+                      rows.work)
 
 
 @numba.njit

@@ -86,6 +86,9 @@ RowArrays = namedtuple("RowArrays", [
     "null_count",  # (1,) how many of null_basis's rows hold it; -1: not found yet at this instant (rows.solve_system)
     "work", "stamp",  # (R,) workspace of the factorisation and of the null space (work: left 0 by both)
     "rhs", "solution", "permuted",  # (R,) workspace of the solves
+    "row_across",  # (R,) bool: at a planar instant, the row acts across the plane (rows.split_at_plane)
+    "row_used",  # (R,) int: the Jacobian components that are not 0 (bits: linear x, y, z, angular x, y, z)
+    "across_pending",  # (1,) bool: the across rows' block of K is not factorised yet (rows.solve_system)
     "block_inverse",  # (m, 6, 6) each joint's own block of K, inverted (iterative solver)
     "axis_jacobian", "axis_response",  # (q, 2, 6) the joint axes' rows
     "axis_stiffness",  # (q,) their K without the joints
@@ -132,7 +135,9 @@ def row_arrays(model) -> RowArrays:
                      np.zeros((kept, 4), dtype=np.int64), np.zeros((kept, kept)),
                      np.zeros(1, dtype=np.int64), np.zeros(rows),
                      np.zeros(rows, dtype=np.int64), np.zeros(rows), np.zeros(rows),
-                     np.zeros(rows), np.zeros((m, 6, 6)), np.zeros((q, 2, 6)), np.zeros((q, 2, 6)), np.zeros(q),
+                     np.zeros(rows), np.zeros(rows, dtype=np.bool_), np.zeros(rows, dtype=np.int64),
+                     np.zeros(1, dtype=np.bool_),
+                     np.zeros((m, 6, 6)), np.zeros((q, 2, 6)), np.zeros((q, 2, 6)), np.zeros(q),
                      np.zeros((q, n, 6)), np.zeros(q), np.zeros(1, dtype=np.bool_))
 
 

@@ -16,6 +16,10 @@ from .jit import kernel
 # dependent rows in its factorisation instead: kernels/sparse.py says why a ridge there costs energy.)
 RIDGE = 1e-10
 SYSTEM, ITERATIVE = 0, 1
+# The Jacobian components (bits: linear x, y, z, angular x, y, z) of the rows in the plane normal to
+# world axis c (the linear ones across c, the angular one about c), and of those across it.
+IN_PLANE = np.array([1 << (c + 1) % 3 | 1 << (c + 2) % 3 | 1 << 3 + c for c in range(3)])
+ACROSS = np.array([1 << c | 1 << 3 + (c + 1) % 3 | 1 << 3 + (c + 2) % 3 for c in range(3)])
 # A right side whose misfit along K's null space is below this fraction of its largest entry is one
 # the rows can meet (round-off: in a planar mechanism it is exactly 0), and needs no projection.
 CONSISTENT = 1e-12
@@ -94,30 +98,105 @@ def build(model, solver, position, rotation, rows):
 
 
 @kernel
-def _factor_system(model, rows):
-    """K's entries from the rows through their shared bodies (Schmitt 7.1), then L D L^T without the
-    rows that depend on others. Returns how many were dropped."""
+def split_at_plane(model, rows):
+    """Whether the instant is planar, and if so which rows act across the plane (rows.row_across).
+
+    A mechanism that moves in a plane normal to a world axis c (every hinge axis along c, every body
+    turning about c: A02, a linkage an artist draws in the front view) has rows of two kinds: in the
+    plane, whose Jacobian touches only the linear components across c and the angular one about c,
+    and across it, which touch only the others. Where every row is of one kind and no body's world
+    inertia couples rotation about c with rotation about the other axes (its entries [c, a] and
+    [c, b] are exact zeros, as R diag(1/I) R^T gives for R about c), M^-1 keeps the two kinds apart
+    and K = J M^-1 J^T splits into two blocks with exact zeros between them: K's rows across the
+    plane answer only a right side across it. Returns whether the rows split; row_across is False
+    for every row where they do not."""
+    count = model.row_joint.shape[0]
+    used = rows.row_used
+    planar = np.ones(3, dtype=np.bool_)  # for each world axis c, whether the rows are so far all of one kind
+    for r in range(count):
+        mask = 0  # bit i: component i of the row's Jacobian is not 0 on either side (linear 0-2, angular 3-5)
+        for i in range(6):
+            mask |= (rows.row_jacobian[r, 0, i] != 0.0 or rows.row_jacobian[r, 1, i] != 0.0) << i
+        used[r] = mask
+        for c in range(3):
+            planar[c] &= not (mask & IN_PLANE[c] and mask & ACROSS[c])
+    for c in range(3):
+        if not planar[c] or count == 0:
+            continue
+        a, b = (c + 1) % 3, (c + 2) % 3
+        for body in range(rows.inv_inertia_world.shape[0]):
+            if rows.inv_inertia_world[body, c, a] != 0.0 or rows.inv_inertia_world[body, c, b] != 0.0:
+                planar[c] = False
+                break
+        if planar[c]:
+            for r in range(count):
+                rows.row_across[r] = used[r] & ACROSS[c] != 0
+            return True
+    rows.row_across[:] = False
+    return False
+
+
+@kernel
+def _add_entries(model, rows, across):
+    """K's entries from the rows through their shared bodies (Schmitt 7.1): those between rows in the
+    plane (across False) or across it (True); entries between the two kinds are 0 at a planar instant
+    (split_at_plane), and every entry is of one kind where the rows do not split."""
     values = rows.k_value
-    values[:] = 0.0
     contribution = model.k_contribution
     for c in range(contribution.shape[0]):
-        values[contribution[c, 0]] += dot6(rows.row_jacobian[contribution[c, 1], contribution[c, 2]],
-                                           rows.row_response[contribution[c, 3], contribution[c, 4]])
-    dropped = sparse.factor(model, values, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.work)
+        one, other = contribution[c, 1], contribution[c, 3]
+        if rows.row_across[one] != across or rows.row_across[other] != across:
+            continue
+        values[contribution[c, 0]] += dot6(rows.row_jacobian[one, contribution[c, 2]],
+                                           rows.row_response[other, contribution[c, 4]])
+
+
+@kernel
+def _factor_system(model, rows):
+    """K's entries, then L D L^T without the rows that depend on others. At a planar instant only the
+    rows in the plane: the block across it waits for a right side across the plane (solve_system),
+    which a planar mechanism's gaps and rates never have (A02: 363 of its 605 rows with N = 40).
+    Returns how many rows were dropped."""
+    rows.k_value[:] = 0.0
+    split = split_at_plane(model, rows)
+    _add_entries(model, rows, False)
+    dropped = sparse.factor(model, rows.k_value, rows.row_across, False, rows.ldl_index, rows.ldl_value,
+                            rows.ldl_diagonal, rows.work)
+    rows.across_pending[0] = split
     rows.null_count[0] = -1 if dropped else 0  # found by the first solve that needs it (solve_system)
     return dropped
 
 
 @kernel
+def _factor_across(model, rows):
+    """The block of K across the plane, factorised when a right side first has a part across it."""
+    _add_entries(model, rows, True)
+    if sparse.factor(model, rows.k_value, rows.row_across, True, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal,
+                     rows.work):
+        rows.null_count[0] = -1  # K's null space has vectors across the plane too
+    rows.across_pending[0] = False
+
+
+@kernel
 def solve_system(model, rows, rhs):
-    """rows.solution = K^+ rhs (sparse.solve), the §7 system's one solve. K's null space is found at
-    the first solve of an instant whose right side has a part along it (its misfit), and that solve
-    is done again with the projection; a right side the rows meet needs neither."""
+    """rows.solution = K^+ rhs (sparse.solve), the §7 system's one solve. The block of K across the
+    plane of a planar instant is factorised at the first solve whose right side has a part across
+    it; until then those rows get no impulse, which is their least-squares answer to a right side of
+    0. K's null space is found at the first solve of an instant whose right side has a part along it
+    (its misfit), and that solve is done again with the projection; a right side the rows meet needs
+    neither."""
+    if rows.across_pending[0]:
+        for r in range(rhs.shape[0]):
+            if rhs[r] != 0.0 and rows.row_across[r]:
+                _factor_across(model, rows)
+                break
     found = rows.null_count[0] >= 0
     misfit = sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
                           rows.null_gram, rows.null_count[0] if found else 0, rhs, rows.permuted, rows.solution)
     if found or misfit == 0.0 or misfit <= CONSISTENT * np.abs(rhs).max():
         return
+    if rows.across_pending[0]:  # the null space is K's whole one: its vectors across the plane too
+        _factor_across(model, rows)
     rows.null_count[0] = sparse.null_space(model, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
                                            rows.null_gram, rows.stamp, rows.work)
     sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,

@@ -33,17 +33,28 @@ DEPENDENT_PIVOT = 1e-6
 
 
 @kernel
-def factor(model, values, ldl_index, ldl_value, diagonal, y):
+def factor(model, values, row_across, across, ldl_index, ldl_value, diagonal, y):
     """L D L^T = P K P^T from `values` (the pattern's entries), dropping dependent rows (their pivot
-    infinite). Row k of L solves L D l = K[:k, k] over the columns of its pattern, which the model
-    found once (elimination.py): the walks up the elimination tree that find it are not redone at
-    every instant. `y` is workspace of the rows' size, left 0. Returns the number of rows dropped
-    (0 for a positive definite K)."""
+    infinite), for the rows whose row_across is `across`. At a planar instant (rows.split_at_plane)
+    K is two blocks with exact zeros between them, whose factors are the two blocks of L: the rows in
+    the plane are factorised first (across False), and the rows across it, not taken then, wait with
+    an infinite pivot and a row of L of 0 (no impulse, no row leans on them) until a call with
+    across True factorises them. Where the rows do not split, every row is in the plane.
+    Row k of L solves L D l = K[:k, k] over the columns of its pattern, which the model found once
+    (elimination.py): the walks up the elimination tree that find it are not redone at every
+    instant. `y` is workspace of the rows' size, left 0. Returns the number of rows dropped (0 for
+    a positive definite K)."""
     n = diagonal.shape[0]
     ldl_start, row_start, row_column, row_position = (model.ldl_start, model.ldl_row_start, model.ldl_row_column,
                                                       model.ldl_row_position)
     dropped = 0
     for k in range(n):
+        if row_across[model.system_order[k]] != across:
+            if not across:  # across the plane: waits
+                diagonal[k] = np.inf
+                for t in range(row_start[k], row_start[k + 1]):
+                    ldl_value[row_position[t]] = 0.0
+            continue
         y[k] = 0.0
         for p in range(model.k_start[k], model.k_start[k + 1]):
             y[model.k_index[p]] += values[p]
@@ -55,7 +66,7 @@ def factor(model, values, ldl_index, ldl_value, diagonal, y):
             yi = y[i]
             y[i] = 0.0
             end = row_position[t]  # column i's entries from the rows before k come first
-            ldl_value[end] = yi / diagonal[i]  # 0 below a dropped row: no row leans on it
+            ldl_value[end] = yi / diagonal[i]  # 0 below a dropped or waiting row: no row leans on it
             if yi == 0.0:  # nothing to carry (a planar mechanism's rows across its plane are decoupled: half of them)
                 continue
             for p in range(ldl_start[i], end):

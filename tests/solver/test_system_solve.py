@@ -114,22 +114,50 @@ def test_dependent_rows_get_no_impulse_along_the_null_space():
                          ids=["planar A02", "Bricard"])
 def test_the_null_space_is_found_only_for_a_right_side_along_it(build, needed):
     """A planar mechanism's dependent rows are across its plane, where its gaps are 0: the solve meets
-    them without K's null space (A02 with three windows, 9 dependent rows). Bricard's mechanism is not
-    planar, and its gaps' misfit along the null space makes the solve find it. Either way the
-    solution is the least-squares one."""
+    them without K's null space, and without factorising K's rows across the plane at all (A02 with
+    three windows, 9 dependent rows among them). Bricard's mechanism is not planar: its dependent
+    row is dropped in the factorisation, and its gaps' misfit along the null space makes the solve
+    find it. Either way the solution is the least-squares one."""
     sim = simulate(build())
     sim.run(0.05)
     matrix = dense_system(sim)
     rows = rows_at_this_instant(sim)
-    assert rows.null_count[0] == -1  # dependent rows dropped, their null space not found
+    planar = not needed
+    assert rows.across_pending[0] == planar  # the rows across the plane wait
+    assert rows.null_count[0] == (0 if planar else -1)  # the dependent rows in the factor: none in A02's plane
     from mechbake.solver.kernels.correction import look
 
     look(sim._arrays, sim._settings, sim._state_arrays(), rows, sim._flight, sim._work, sim.h)
     gaps = sim._work.errors.copy()  # the row errors at the look-ahead, which the position correction solves
     solution = sparse_solve(sim, gaps)
-    assert (rows.null_count[0] >= 0) == needed
+    assert rows.across_pending[0] == planar  # A02's gaps across its plane are 0: that block is never needed
+    assert (rows.null_count[0] > 0) == needed
     in_range = matrix @ np.linalg.lstsq(matrix, gaps, rcond=1e-9)[0]
     assert matrix @ solution == pytest.approx(in_range, abs=1e-9 * np.abs(gaps).max())
+
+
+@pytest.mark.parametrize("build", [lambda: mechanisms.n_four_bar(3), mechanisms.crank_slider],
+                         ids=["A02", "crank_slider"])
+def test_a_planar_instant_splits_its_rows_at_the_plane(build):
+    """A planar mechanism's rows are in its plane or across it, and K has exact zeros between the two
+    kinds: two of a hinge's five rows are in the plane. The rows across it are factorised when a right
+    side first reaches across, and the solve is the dense least-squares one then too."""
+    sim = simulate(build())
+    sim.run(0.05)
+    matrix = dense_system(sim)
+    rows = rows_at_this_instant(sim)
+    across = rows.row_across.copy()
+    assert rows.across_pending[0] and 0 < across.sum() < len(across)
+    assert not matrix[np.ix_(across, ~across)].any()  # exact zeros between the kinds
+    in_plane_only = np.where(across, 0.0, np.random.default_rng(3).standard_normal(len(matrix)))
+    solution = sparse_solve(sim, in_plane_only)
+    assert rows.across_pending[0] and not solution[across].any()
+    assert matrix @ solution == pytest.approx(in_plane_only, abs=1e-9 * np.abs(in_plane_only).max())
+    rhs = np.random.default_rng(4).standard_normal(len(matrix))
+    solution = sparse_solve(sim, rhs)
+    assert not rows.across_pending[0]
+    in_range = matrix @ np.linalg.lstsq(matrix, rhs, rcond=1e-9)[0]
+    assert matrix @ solution == pytest.approx(in_range, abs=1e-9 * np.abs(rhs).max())
 
 
 def test_a_chain_factorises_without_fill():
