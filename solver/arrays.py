@@ -90,8 +90,7 @@ RowArrays = namedtuple("RowArrays", [
     "row_used",  # (R,) int: the Jacobian components that are not 0 (bits: linear x, y, z, angular x, y, z)
     "across_pending",  # (1,) bool: the across rows' block of K is not factorised yet (rows.solve_system)
     "block_inverse",  # (m, 6, 6) each joint's own block of K, inverted (iterative solver)
-    "axis_jacobian", "axis_response",  # (q, 2, 6) the joint axes' rows
-    "axis_stiffness",  # (q,) their K without the joints
+    "axis_jacobian", "axis_response",  # (q, 2, 6) the rows of the joint axes that drives act on
     "drive_response",  # (q, n, 6) the axis rows' response through the joints
     "drive_stiffness",  # (q,) the Schur complement's diagonal
     "drives_ready",  # (1,) bool: drive_response is up to date
@@ -137,7 +136,7 @@ def row_arrays(model) -> RowArrays:
                      np.zeros(rows, dtype=np.int64), np.zeros(rows), np.zeros(rows),
                      np.zeros(rows), np.zeros(rows, dtype=np.bool_), np.zeros(rows, dtype=np.int64),
                      np.zeros(1, dtype=np.bool_),
-                     np.zeros((m, 6, 6)), np.zeros((q, 2, 6)), np.zeros((q, 2, 6)), np.zeros(q),
+                     np.zeros((m, 6, 6)), np.zeros((q, 2, 6)), np.zeros((q, 2, 6)),
                      np.zeros((q, n, 6)), np.zeros(q), np.zeros(1, dtype=np.bool_))
 
 

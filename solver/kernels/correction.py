@@ -79,7 +79,8 @@ def look(model, settings, state, rows, flight, work, h):
     worst = joint_gaps(model, work.errors, work.gaps)
     if has_loop_drives(model):
         axis_coordinates(model, flight.position, flight.rotation, state.axis_coordinate, work.coordinate_h)
-        for a in range(model.axis_joint.shape[0]):
+        for k in range(model.drive_axis.shape[0]):
+            a = model.drive_axis[k]
             work.rate_at_look[a] = joint_rows.axis_rate(model, rows, a, state.twist)
     return worst
 

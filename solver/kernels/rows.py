@@ -83,14 +83,16 @@ def build(model, solver, position, rotation, rows):
         j = model.row_joint[r]
         _fill_row(model, rows, model.joint_body[j, 0], model.joint_body[j, 1], linear[r], angular[r], levers[j, 0],
                   levers[j, 1], rows.row_jacobian[r], rows.row_response[r])
+    driven = np.zeros(q, dtype=np.bool_)  # only the drives read an axis's row (A02's 121 hinges have none)
+    for k in range(model.drive_axis.shape[0]):
+        driven[model.drive_axis[k]] = True
     axis_linear, axis_angular, axis_levers = np.empty((q, 3)), np.empty((q, 3)), np.empty((q, 2, 3))
-    joints.all_axis_rows(model, position, rotation, axis_linear, axis_angular, axis_levers)
+    joints.all_axis_rows(model, driven, position, rotation, axis_linear, axis_angular, axis_levers)
     for a in range(q):
-        j = model.axis_joint[a]
-        _fill_row(model, rows, model.joint_body[j, 0], model.joint_body[j, 1], axis_linear[a], axis_angular[a],
-                  axis_levers[a, 0], axis_levers[a, 1], rows.axis_jacobian[a], rows.axis_response[a])
-        rows.axis_stiffness[a] = dot6(rows.axis_jacobian[a, 0], rows.axis_response[a, 0]) + dot6(
-            rows.axis_jacobian[a, 1], rows.axis_response[a, 1])
+        if driven[a]:
+            j = model.axis_joint[a]
+            _fill_row(model, rows, model.joint_body[j, 0], model.joint_body[j, 1], axis_linear[a], axis_angular[a],
+                      axis_levers[a, 0], axis_levers[a, 1], rows.axis_jacobian[a], rows.axis_response[a])
     rows.drives_ready[0] = False
     if solver == ITERATIVE:
         _invert_joint_blocks(model, rows)

@@ -202,6 +202,9 @@ def solve(model, ldl_index, ldl_value, diagonal, null_basis, null_span, null_gra
             misfit = max(misfit, abs(permuted[j]))
         permuted[j] /= diagonal[j]
     for j in range(n - 1, -1, -1):
+        if diagonal[j] == np.inf:  # dropped or waiting: its impulse is 0 (the rows below it hold L = 0 there)
+            permuted[j] = 0.0
+            continue
         total = permuted[j]
         for p in range(ldl_start[j], ldl_start[j + 1]):
             total -= ldl_value[p] * permuted[ldl_index[p]]

@@ -74,26 +74,26 @@ def all_errors(model, position, rotation, work, errors):
 
 
 @kernel
-def all_axis_rows(model, position, rotation, linear, angular, levers):
-    """Every joint axis's row: linear, angular (q, 3), levers (q, 2, 3)."""
+def all_axis_rows(model, wanted, position, rotation, linear, angular, levers):
+    """The row of every joint axis a with wanted[a]: linear, angular (q, 3), levers (q, 2, 3)."""
     for a in range(model.axis_joint.shape[0]):
-        if model.joint_kind[model.axis_joint[a]] == HINGE:
+        if wanted[a] and model.joint_kind[model.axis_joint[a]] == HINGE:
             hinge.axis_row(model, model.axis_joint[a], position, rotation, linear[a], angular[a], levers[a, 0],
                            levers[a, 1])
     for a in range(model.axis_joint.shape[0]):
-        if model.joint_kind[model.axis_joint[a]] == SLIDER:
+        if wanted[a] and model.joint_kind[model.axis_joint[a]] == SLIDER:
             slider.axis_row(model, model.axis_joint[a], position, rotation, linear[a], angular[a], levers[a, 0],
                             levers[a, 1])
     for a in range(model.axis_joint.shape[0]):
-        if model.joint_kind[model.axis_joint[a]] == RAIL:
+        if wanted[a] and model.joint_kind[model.axis_joint[a]] == RAIL:
             rail.axis_row(model, model.axis_joint[a], position, rotation, linear[a], angular[a], levers[a, 0],
                           levers[a, 1])
     for a in range(model.axis_joint.shape[0]):
-        if model.joint_kind[model.axis_joint[a]] == DISTANCE:
+        if wanted[a] and model.joint_kind[model.axis_joint[a]] == DISTANCE:
             distance.axis_row(model, model.axis_joint[a], position, rotation, linear[a], angular[a], levers[a, 0],
                               levers[a, 1])
     for a in range(model.axis_joint.shape[0]):
-        if model.joint_kind[model.axis_joint[a]] == SPRING:
+        if wanted[a] and model.joint_kind[model.axis_joint[a]] == SPRING:
             spring.axis_row(model, model.axis_joint[a], position, rotation, linear[a], angular[a], levers[a, 0],
                             levers[a, 1])
 
