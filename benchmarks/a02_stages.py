@@ -51,7 +51,7 @@ def _null_space(model, rows, reps):
 def _solve(model, rows, rhs, null_count, reps):
     for _ in range(reps):
         sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
-                     rows.null_gram, null_count, rhs, rows.permuted, rows.solution)
+                     rows.null_gram, null_count, rows.null_along, rhs, rows.permuted, rows.solution)
 
 
 @numba.njit

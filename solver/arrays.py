@@ -32,6 +32,7 @@ ModelArrays = namedtuple("ModelArrays", [
     "color_joint",  # (joints with rows,) joints ordered by colour
     "axis_joint",  # (q,) the joint whose coordinate axis row a is
     "axis_is_angle",  # (q,) bool: an angle (unwrapped across turns), else a length
+    "axis_driven",  # (q,) bool: a drive acts on the axis (only those axes' rows are built)
     "drive_kind",  # (D,) drives.LOWER_LIMIT ... drives.SPRING_IMPULSE
     "drive_axis",  # (D,)
     "drive_max_effort",  # (D,) N m or N; inf: unlimited
@@ -94,6 +95,13 @@ RowArrays = namedtuple("RowArrays", [
     "drive_response",  # (q, n, 6) the axis rows' response through the joints
     "drive_stiffness",  # (q,) the Schur complement's diagonal
     "drives_ready",  # (1,) bool: drive_response is up to date
+    # workspace (the kernels that borrow these create no arrays: kernels/jit.py)
+    "row_linear", "row_angular",  # (R, 3) each row's directions (joints.all_rows)
+    "joint_lever",  # (m, 2, 3) each joint's levers from body a's and body b's centre of mass
+    "axis_linear", "axis_angular",  # (q, 3) the same for the axis rows
+    "axis_lever",  # (q, 2, 3)
+    "drive_plain",  # (n, 6) an axis row's response without the joints (prepare_drive_rows)
+    "null_along",  # (Q,) the right side's coordinates along the null space (sparse.solve)
 ])
 
 FlightArrays = namedtuple("FlightArrays", [
@@ -102,6 +110,10 @@ FlightArrays = namedtuple("FlightArrays", [
     "velocity",  # (n, 3) at t + h
     "spin",  # (n, 3) angular velocity at t + h, world, of bodies whose motion is given (0 for the others that cannot turn)
     "omega_terms",  # (n, order + 1, 3) omega and its derivatives at t, body frame
+    # workspace of one body's turn (flight.fly)
+    "derivatives",  # (order + 2, 3, 3) the rotation's derivatives
+    "increment",  # (3, 3) its turn over h, body frame
+    "omega_body",  # (3,) omega in the body frame
 ])
 
 WorkArrays = namedtuple("WorkArrays", [
@@ -111,6 +123,8 @@ WorkArrays = namedtuple("WorkArrays", [
     "rate_at_look",  # (q,) axis rates when the look-ahead was taken
     "accumulated",  # (D,) drive impulses of the position correction
     "velocity_accumulated",  # (D,) of the velocity correction
+    "joint_scratch",  # (8, 3) workspace of one joint's equations (kernels/joints)
+    "coordinate_raw",  # (q,) joint coordinates before unwrapping (correction.axis_coordinates)
 ])
 
 
@@ -137,17 +151,19 @@ def row_arrays(model) -> RowArrays:
                      np.zeros(rows), np.zeros(rows, dtype=np.bool_), np.zeros(rows, dtype=np.int64),
                      np.zeros(1, dtype=np.bool_),
                      np.zeros((m, 6, 6)), np.zeros((q, 2, 6)), np.zeros((q, 2, 6)),
-                     np.zeros((q, n, 6)), np.zeros(q), np.zeros(1, dtype=np.bool_))
+                     np.zeros((q, n, 6)), np.zeros(q), np.zeros(1, dtype=np.bool_),
+                     np.zeros((rows, 3)), np.zeros((rows, 3)), np.zeros((m, 2, 3)), np.zeros((q, 3)), np.zeros((q, 3)),
+                     np.zeros((q, 2, 3)), np.zeros((n, 6)), np.zeros(kept))
 
 
 def flight_arrays(model) -> FlightArrays:
-    n = len(model.body_names)
+    n, order = len(model.body_names), model.settings.taylor_order
     return FlightArrays(np.zeros((n, 3)), np.zeros((n, 3, 3)), np.zeros((n, 3)), np.zeros((n, 3)),
-                        np.zeros((n, model.settings.taylor_order + 1, 3)))
+                        np.zeros((n, order + 1, 3)), np.zeros((order + 2, 3, 3)), np.zeros((3, 3)), np.zeros(3))
 
 
 def work_arrays(model) -> WorkArrays:
     a = model.arrays
     q, d = len(a.axis_joint), len(a.drive_kind)
     return WorkArrays(np.zeros(len(a.row_joint)), np.zeros(len(a.joint_kind)), np.zeros(q), np.zeros(q),
-                      np.zeros(d), np.zeros(d))
+                      np.zeros(d), np.zeros(d), np.zeros((8, 3)), np.zeros(q))

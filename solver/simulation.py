@@ -518,7 +518,7 @@ class Simulation:
     def joint_gaps(self) -> np.ndarray:
         """(m,) every joint's positional gap now, m (angles as rad on a 1 m lever)."""
         work = self._work
-        self._kernels.joint_errors(self._arrays, self.state.frames.position, self.state.frames.rotation, work.errors)
+        self._kernels.joint_errors(self._arrays, self.state.frames.position, self.state.frames.rotation, work)
         self._kernels.joint_gaps(self._arrays, work.errors, work.gaps)
         return work.gaps.copy()
 

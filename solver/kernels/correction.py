@@ -14,7 +14,7 @@ from ..stepping import GROW_AFTER, MAX_HALVINGS, MAX_SUBSTEPS
 from . import joints, rows as joint_rows
 from .drives import apply_explicit_forces, drive_velocities, has_loop_drives, solve_loop_drives, unstable_explicit_spring
 from .flight import fly, land
-from .jit import kernel
+from .jit import borrowing_kernel
 from .rows import SYSTEM
 
 # Schmitt §5 halves the step when a gap grows. Gauss-Seidel sweeps need not shrink the worst gap
@@ -32,13 +32,14 @@ STIFF_SPRING = 3  # an impulse spring too stiff for the step (drive_axis's drive
 TOO_MANY_SUBSTEPS, TOO_SHORT = 1, 2
 
 
-@kernel
-def joint_errors(model, position, rotation, errors):
-    """(R,) row errors of every joint in the given frames: how far body b is off relative to body a."""
-    joints.all_errors(model, position, rotation, np.empty((8, 3)), errors)
+@borrowing_kernel
+def joint_errors(model, position, rotation, work):
+    """work.errors (R,): the row errors of every joint in the given frames, how far body b is off
+    relative to body a."""
+    joints.all_errors(model, position, rotation, work.joint_scratch, work.errors)
 
 
-@kernel
+@borrowing_kernel
 def joint_gaps(model, errors, gaps):
     """(m,) size of each joint's error; angular rows count as rad on a 1 m lever. Returns the worst
     joint (-1 when there are none)."""
@@ -55,37 +56,39 @@ def joint_gaps(model, errors, gaps):
     return worst
 
 
-@kernel
+@borrowing_kernel
 def unwrap(model, raw, previous):
     """An angle coordinate continued across +-pi from its previous value; a length as it is."""
     return previous + (raw - previous + np.pi) % (2 * np.pi) - np.pi
 
 
-@kernel
-def axis_coordinates(model, position, rotation, previous, out):
-    raw = np.empty(model.axis_joint.shape[0])
-    joints.all_coordinates(model, position, rotation, np.empty((8, 3)), raw)
+@borrowing_kernel
+def axis_coordinates(model, position, rotation, previous, out, work):
+    """out (q,): every joint coordinate in the given frames, an angle unwrapped from `previous`
+    (which may be out itself)."""
+    raw = work.coordinate_raw
+    joints.all_coordinates(model, position, rotation, work.joint_scratch, raw)
     for a in range(model.axis_joint.shape[0]):
         out[a] = unwrap(model, raw[a], previous[a]) if model.axis_is_angle[a] else raw[a]
 
 
-@kernel
+@borrowing_kernel
 def look(model, settings, state, rows, flight, work, h):
     """A sweep's look-ahead: the flight, every joint's gap there, and for the loop drives the joint
     coordinates there and the axis rates now (nothing else reads them: a mechanism without loop
     drives, such as A02's 121 hinges, does not find them). Returns the worst joint."""
     fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
-    joint_errors(model, flight.position, flight.rotation, work.errors)
+    joint_errors(model, flight.position, flight.rotation, work)
     worst = joint_gaps(model, work.errors, work.gaps)
     if has_loop_drives(model):
-        axis_coordinates(model, flight.position, flight.rotation, state.axis_coordinate, work.coordinate_h)
+        axis_coordinates(model, flight.position, flight.rotation, state.axis_coordinate, work.coordinate_h, work)
         for k in range(model.drive_axis.shape[0]):
             a = model.drive_axis[k]
             work.rate_at_look[a] = joint_rows.axis_rate(model, rows, a, state.twist)
     return worst
 
 
-@kernel
+@borrowing_kernel
 def _correct_rows(model, rows, twist, rows_errors, rows_gaps, dmax, h, first_joint, last_joint, stats):
     """Schmitt P-step 2 for the system: I = K^-1 delta / h for every joint whose gap >= Dmax at once."""
     count = 0
@@ -105,7 +108,7 @@ def _correct_rows(model, rows, twist, rows_errors, rows_gaps, dmax, h, first_joi
     return count
 
 
-@kernel
+@borrowing_kernel
 def _correct_joint(model, rows, twist, j, rhs, scale):
     """One joint's own impulse: -(its block of K)^-1 rhs * scale, applied to its two bodies."""
     start, end = model.joint_row_start[j], model.joint_row_start[j + 1]
@@ -121,7 +124,7 @@ def _correct_joint(model, rows, twist, j, rhs, scale):
             twist[b, i] += rows.row_response[start + r, 1, i] * impulse
 
 
-@kernel
+@borrowing_kernel
 def _correct_colour(model, rows, twist, errors, gaps, dmax, h, colour, stats):
     count = 0
     for k in range(model.color_start[colour], model.color_start[colour + 1]):
@@ -135,7 +138,7 @@ def _correct_colour(model, rows, twist, errors, gaps, dmax, h, colour, stats):
     return count
 
 
-@kernel
+@borrowing_kernel
 def correct_joints(model, settings, state, rows, flight, work, h, stats):
     """The joint corrections of one sweep; returns how many joints were corrected."""
     m = model.joint_kind.shape[0]
@@ -145,13 +148,13 @@ def correct_joints(model, settings, state, rows, flight, work, h, stats):
     for colour in range(model.color_start.shape[0] - 1):
         if colour > 0 and corrected:
             fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
-            joint_errors(model, flight.position, flight.rotation, work.errors)
+            joint_errors(model, flight.position, flight.rotation, work)
             joint_gaps(model, work.errors, work.gaps)
         corrected += _correct_colour(model, rows, state.twist, work.errors, work.gaps, settings.dmax, h, colour, stats)
     return corrected
 
 
-@kernel
+@borrowing_kernel
 def watched_look(model, settings, state, rows, flight, work, h, first_worst):
     """A sweep's look-ahead under Schmitt §5's divergence watch: (worst joint, its gap, the first
     sweep's worst gap (first_worst < 0: this is the first sweep), whether the sweeps may go on: the
@@ -164,7 +167,7 @@ def watched_look(model, settings, state, rows, flight, work, h, first_worst):
     return joint, gap, first_worst, going
 
 
-@kernel
+@borrowing_kernel
 def correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats, loop_drives):
     """A sweep's corrections (P-step 2): the joints, then the loop drives when there are any.
     Returns (joints corrected, the drives' largest change)."""
@@ -176,7 +179,7 @@ def correct_joints_and_drives(model, settings, state, rows, flight, work, h, sta
     return corrected, drive_change
 
 
-@kernel
+@borrowing_kernel
 def correct_positions(model, settings, state, rows, flight, work, h, stats):
     """P-steps 1 and 2 with the loop drives, until every joint's look-ahead gap is below Dmax.
     Returns (converged, worst joint, its gap); not converged asks the caller to halve h (Schmitt §5:
@@ -203,7 +206,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats):
     return False, worst_joint, worst_gap
 
 
-@kernel
+@borrowing_kernel
 def correct_velocities(model, settings, state, rows, work, h, stats):
     """Schmitt P-step 4: complementary impulses until no joint's rate exceeds Vmax. Limits that are
     reached take part as one-sided rows, motors with what is left of their budget for the step (the
@@ -237,7 +240,7 @@ def correct_velocities(model, settings, state, rows, work, h, stats):
                 stats[VELOCITY_SOLVES] += 1
 
 
-@kernel
+@borrowing_kernel
 def is_finite(state):
     total = 0.0
     for b in range(state.position.shape[0]):
@@ -248,13 +251,13 @@ def is_finite(state):
     return np.isfinite(total)
 
 
-@kernel
+@borrowing_kernel
 def advance(model, settings, state, rows, flight, work, h):
     """P-step 3 and what follows it up to the velocity correction: land on the flight, move the joint
     coordinates and the clock on, rows at the new instant, the second half of the explicit forces.
     Returns False when the state became non-finite."""
     land(model, settings.taylor_order, h, flight, state.position, state.rotation, state.twist)
-    axis_coordinates(model, state.position, state.rotation, state.axis_coordinate, state.axis_coordinate)
+    axis_coordinates(model, state.position, state.rotation, state.axis_coordinate, state.axis_coordinate, work)
     state.time[0] += h
     if not is_finite(state):
         return False
@@ -263,7 +266,7 @@ def advance(model, settings, state, rows, flight, work, h):
     return True
 
 
-@kernel
+@borrowing_kernel
 def substep(model, settings, state, rows, flight, work, h, stats):
     """One sub-step without contacts, as its stages after the first half of the explicit forces (the
     caller's: a flag saying whether to give them would compile this twice, once for the literal
@@ -285,7 +288,7 @@ def substep(model, settings, state, rows, flight, work, h, stats):
     return DONE, worst_joint, worst_gap
 
 
-@kernel
+@borrowing_kernel
 def first_non_finite_body(state):
     """The first body whose frame or velocity is infinite or NaN (-1 if none)."""
     for b in range(state.position.shape[0]):
@@ -299,16 +302,23 @@ def first_non_finite_body(state):
     return -1
 
 
-@kernel
+@borrowing_kernel
 def _copy_state(source, target):
-    target.position[:, :] = source.position
-    target.rotation[:, :, :] = source.rotation
-    target.twist[:, :] = source.twist
-    target.axis_coordinate[:] = source.axis_coordinate
+    """Element by element: a slice assignment of one array to another may copy through a temporary
+    (numba checks them for overlap), which a borrowing kernel cannot make."""
+    for b in range(source.position.shape[0]):
+        for i in range(3):
+            target.position[b, i] = source.position[b, i]
+            for k in range(3):
+                target.rotation[b, i, k] = source.rotation[b, i, k]
+        for i in range(6):
+            target.twist[b, i] = source.twist[b, i]
+    for a in range(source.axis_coordinate.shape[0]):
+        target.axis_coordinate[a] = source.axis_coordinate[a]
     target.time[0] = source.time[0]
 
 
-@kernel
+@borrowing_kernel
 def advance_steps(model, settings, state, saved, rows, flight, work, duration, steps, h, control, stats):
     """`steps` steps of `duration` each for a mechanism without contacts, in sub-steps (Schmitt §5):
     a sub-step that fails is undone from `saved` (state arrays of the same shapes) and retried at

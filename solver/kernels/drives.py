@@ -6,24 +6,24 @@ import numpy as np
 
 from ..drives import LOWER_LIMIT, MOTOR_POSITION, MOTOR_VELOCITY, SPRING_IMPULSE, SPRING_SOFT, UPPER_LIMIT
 from . import rows as joint_rows
-from .jit import kernel
+from .jit import borrowing_kernel
 from .schedule import DAMPING, STIFFNESS, TARGET, VALUE, drive_value, rate
 
 # An axis row whose stiffness through the joints is this small is locked by them: nothing to drive.
 LOCKED = 1e-9
 
 
-@kernel
+@borrowing_kernel
 def is_loop_drive(kind):
     return kind != SPRING_IMPULSE
 
 
-@kernel
+@borrowing_kernel
 def is_velocity_drive(kind):
     return kind == LOWER_LIMIT or kind == UPPER_LIMIT or kind == MOTOR_POSITION or kind == MOTOR_VELOCITY
 
 
-@kernel
+@borrowing_kernel
 def has_loop_drives(model):
     for k in range(model.drive_kind.shape[0]):
         if is_loop_drive(model.drive_kind[k]):
@@ -31,7 +31,7 @@ def has_loop_drives(model):
     return False
 
 
-@kernel
+@borrowing_kernel
 def apply_explicit_forces(model, rows, twist, axis_coordinate, t, dt):
     """Springs of method 'impulse' as an impulse F dt (Schmitt 9.2 and its damping form); called with
     dt = h/2 before and after the ballistic motion, the pair is the centred impulse of §8."""
@@ -49,7 +49,7 @@ def apply_explicit_forces(model, rows, twist, axis_coordinate, t, dt):
                 twist[body, i] += rows.axis_response[a, side, i] * (force * dt)
 
 
-@kernel
+@borrowing_kernel
 def servo_rate(model, k, coordinate, t, h, stiffness):
     """The rate a position servo asks of its joint over the step from t: the target's own rate, plus
     the speed v toward the target from which its torque can still stop the joint there after this
@@ -66,7 +66,7 @@ def servo_rate(model, k, coordinate, t, h, stiffness):
     return target_rate + np.sign(error) * 2.0 * distance / (h + np.sqrt(h * h + 2.0 * distance / alpha))
 
 
-@kernel
+@borrowing_kernel
 def _axis_coupling(model, rows, a, b):
     """How an impulse along axis b moves axis a, through the joints: J_a (M^-1 J_b^T through them)."""
     j = model.axis_joint[a]
@@ -74,7 +74,7 @@ def _axis_coupling(model, rows, a, b):
         rows.axis_jacobian[a, 1], rows.drive_response[b, model.joint_body[j, 1]])
 
 
-@kernel
+@borrowing_kernel
 def unstable_explicit_spring(model, rows, t, h):
     """(the first impulse spring the centred explicit scheme cannot carry at step h, or -1; its load).
     One spring alone is stable while its load k h^2 s / 4 + c h s / 2 < 1, s the axis's inverse mass
@@ -104,7 +104,7 @@ def unstable_explicit_spring(model, rows, t, h):
     return -1, 0.0
 
 
-@kernel
+@borrowing_kernel
 def _project(rows, a, k, change, lower, upper, accumulated, twist):
     """Projected Gauss-Seidel: drive k's accumulated impulse moved by `change`, kept within
     [lower, upper], and the difference applied through the joints; returns its size."""
@@ -118,7 +118,7 @@ def _project(rows, a, k, change, lower, upper, accumulated, twist):
     return abs(change)
 
 
-@kernel
+@borrowing_kernel
 def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at_look, accumulated, t, h):
     """One projected Gauss-Seidel pass over the loop drives; returns the largest change, as the
     distance it moves its joint coordinate over h."""
@@ -158,7 +158,7 @@ def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at
     return largest
 
 
-@kernel
+@borrowing_kernel
 def _soft_change(model, k, kind, t, predicted, secant, stiffness, accumulated, h):
     """Strashnov (13, 15), multiplied through by h (k h + c): the step's impulse l must satisfy
     l + h k (G(t+h) - rest) + h c s = 0, implicit Euler for the spring-damper. Strashnov's
@@ -175,7 +175,7 @@ def _soft_change(model, k, kind, t, predicted, secant, stiffness, accumulated, h
     return -residual / (1.0 + h * (spring * h + damping) * stiffness)
 
 
-@kernel
+@borrowing_kernel
 def drive_velocities(model, rows, twist, axis_coordinate, accumulated, t, h, dmax):
     """P-step 4 for limits that are reached (one-sided rows) and motors (their rate brought to the
     target speed, or for a position servo to its servo_rate, with what is left of their force or

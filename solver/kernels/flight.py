@@ -8,7 +8,7 @@ from math import comb, factorial
 
 import numpy as np
 
-from .jit import kernel
+from .jit import borrowing_kernel
 from .motion import is_animated, motion_at
 
 MAX_ORDER = 12  # the settings allow Taylor orders 1..12
@@ -18,13 +18,14 @@ ORTHONORMAL_TOLERANCE = 1e-13
 ORTHONORMAL_PASSES = 4
 
 
-@kernel
+@borrowing_kernel
 def omega_derivatives(omega_body, inertia, inv_inertia, order, terms):
     """terms[k] = omega_k, the k-th derivative of omega in the body frame, k = 0..order (3 each).
 
     Schmitt §3: omega_{k+1} = -J^-1 sum_j C(k, j) omega_j x J omega_{k-j}. A zero moment gives a
     zero inverse, which drops that component from the equation as the paper prescribes."""
-    terms[0, :] = omega_body
+    for i in range(3):
+        terms[0, i] = omega_body[i]
     for k in range(order):
         total0 = total1 = total2 = 0.0
         for j in range(k + 1):
@@ -41,7 +42,7 @@ def omega_derivatives(omega_body, inertia, inv_inertia, order, terms):
         terms[k + 1, 2] = -inv_inertia[2] * total2
 
 
-@kernel
+@borrowing_kernel
 def rotation_increment(terms, order, h, derivatives, increment):
     """U over h with R(t+h) = R(t) U (3x3 into `increment`).
 
@@ -75,7 +76,7 @@ def rotation_increment(terms, order, h, derivatives, increment):
             increment[r, 2] += weight * s2
 
 
-@kernel
+@borrowing_kernel
 def steady_increment(omega, h, increment):
     """U = exp(h Omega) over h for an omega constant in the body frame, Omega = skew(omega): the
     series of rotation_increment summed to every order. omega_1 = 0 makes every later derivative 0
@@ -103,7 +104,7 @@ def steady_increment(omega, h, increment):
     increment[2, 1] += first * omega[0]
 
 
-@kernel
+@borrowing_kernel
 def orthonormality_error(m):
     """The largest entry of |M^T M - E|."""
     worst = 0.0
@@ -114,7 +115,7 @@ def orthonormality_error(m):
     return worst
 
 
-@kernel
+@borrowing_kernel
 def orthonormalize(m):
     """Schmitt §3, in place: normalise the columns, then average each with the cross product of the
     other two (the cofactor matrix). The error squares with every pass (Schmitt: one pass, rarely
@@ -138,16 +139,14 @@ def orthonormalize(m):
             return
 
 
-@kernel
+@borrowing_kernel
 def fly(model, order, time, position, rotation, twist, h, flight):
     """Every body moved h along its ballistic path from (position, rotation, twist) at `time`; fills
     the flight's position, rotation (orthonormalised: exactly where P-step 3 puts the bodies, or the
     series' truncation error would reach Dmax), velocity and body-frame omega derivatives at t. An
     animated body goes where its motion is at t + h, whatever its state."""
     n = position.shape[0]
-    derivatives = np.empty((order + 2, 3, 3))
-    increment = np.empty((3, 3))
-    omega_body = np.empty(3)
+    derivatives, increment, omega_body = flight.derivatives, flight.increment, flight.omega_body
     for b in range(n):
         for i in range(3):
             g = model.body_gravity[b, i]
@@ -157,7 +156,9 @@ def fly(model, order, time, position, rotation, twist, h, flight):
         if not model.body_rotates[b]:
             terms[:, :] = 0.0
             flight.spin[b, :] = 0.0
-            flight.rotation[b, :, :] = rotation[b]
+            for i in range(3):
+                for k in range(3):
+                    flight.rotation[b, i, k] = rotation[b, i, k]
             if is_animated(model, b):
                 motion_at(model, b, time + h, flight.position[b], flight.rotation[b], flight.velocity[b],
                           flight.spin[b])
@@ -180,16 +181,19 @@ def fly(model, order, time, position, rotation, twist, h, flight):
             orthonormalize(flight.rotation[b])
 
 
-@kernel
+@borrowing_kernel
 def land(model, order, h, flight, position, rotation, twist):
     """Schmitt P-step 3: the bodies take the flight's frames and their velocities at t+h."""
     n = position.shape[0]
     for b in range(n):
-        position[b, :] = flight.position[b]
-        rotation[b, :, :] = flight.rotation[b]
-        twist[b, 0:3] = flight.velocity[b]
+        for i in range(3):
+            position[b, i] = flight.position[b, i]
+            twist[b, i] = flight.velocity[b, i]
+            for k in range(3):
+                rotation[b, i, k] = flight.rotation[b, i, k]
         if not model.body_rotates[b]:
-            twist[b, 3:6] = flight.spin[b]
+            for i in range(3):
+                twist[b, 3 + i] = flight.spin[b, i]
             continue
         w0 = w1 = w2 = 0.0
         power = 1.0

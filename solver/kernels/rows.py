@@ -9,7 +9,7 @@ lambda * row_response[r, side].
 import numpy as np
 
 from . import joints, sparse
-from .jit import kernel
+from .jit import borrowing_kernel, kernel
 
 # Schmitt §5's own blocks: one joint's rows are independent, and a relative ridge this small leaves
 # them untouched while keeping a block that touches only fixed bodies invertible. (The §7 system drops
@@ -25,7 +25,7 @@ ACROSS = np.array([1 << c | 1 << 3 + (c + 1) % 3 | 1 << 3 + (c + 2) % 3 for c in
 CONSISTENT = 1e-12
 
 
-@kernel
+@borrowing_kernel
 def _jacobian_pair(linear, angular, lever_a, lever_b, jacobian):
     """jacobian[0] = -[A, r_a x A + B], jacobian[1] = [A, r_b x A + B]: a row's rate is
     A.(v_b + w_b x r_b - v_a - w_a x r_a) + B.(w_b - w_a), and w x r . A = w . (r x A)."""
@@ -40,7 +40,7 @@ def _jacobian_pair(linear, angular, lever_a, lever_b, jacobian):
         jacobian[side, 5] = sign * (lever[0] * linear[1] - lever[1] * linear[0] + angular[2])
 
 
-@kernel
+@borrowing_kernel
 def response_of(model, inv_inertia_world, body, jacobian, out):
     """out = M^-1 J^T for one body's block (zero for the world and fixed bodies)."""
     inv_mass = model.body_inv_mass[body]
@@ -51,19 +51,19 @@ def response_of(model, inv_inertia_world, body, jacobian, out):
                       + inv_inertia_world[body, i, 2] * jacobian[5])
 
 
-@kernel
+@borrowing_kernel
 def _fill_row(model, rows, body_a, body_b, linear, angular, lever_a, lever_b, jacobian, response):
     _jacobian_pair(linear, angular, lever_a, lever_b, jacobian)
     response_of(model, rows.inv_inertia_world, body_a, jacobian[0], response[0])
     response_of(model, rows.inv_inertia_world, body_b, jacobian[1], response[1])
 
 
-@kernel
+@borrowing_kernel
 def dot6(a, b):
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5]
 
 
-@kernel
+@borrowing_kernel
 def build(model, solver, position, rotation, rows):
     """Every row at the instant (position, rotation); K factorised for the system solver, each
     joint's own block inverted for the iterative one. Returns the count of non-positive pivots."""
@@ -75,31 +75,27 @@ def build(model, solver, position, rotation, rows):
                 for k in range(3):
                     total += rotation[b, i, k] * model.body_inv_inertia[b, k] * rotation[b, j, k]
                 rows.inv_inertia_world[b, i, j] = total
-    count, q = model.row_joint.shape[0], model.axis_joint.shape[0]
-    linear, angular = np.empty((count, 3)), np.empty((count, 3))
-    levers = np.empty((model.joint_kind.shape[0], 2, 3))
+    linear, angular, levers = rows.row_linear, rows.row_angular, rows.joint_lever
     joints.all_rows(model, position, rotation, linear, angular, levers)
-    for r in range(count):
+    for r in range(model.row_joint.shape[0]):
         j = model.row_joint[r]
         _fill_row(model, rows, model.joint_body[j, 0], model.joint_body[j, 1], linear[r], angular[r], levers[j, 0],
                   levers[j, 1], rows.row_jacobian[r], rows.row_response[r])
-    driven = np.zeros(q, dtype=np.bool_)  # only the drives read an axis's row (A02's 121 hinges have none)
-    for k in range(model.drive_axis.shape[0]):
-        driven[model.drive_axis[k]] = True
-    axis_linear, axis_angular, axis_levers = np.empty((q, 3)), np.empty((q, 3)), np.empty((q, 2, 3))
-    joints.all_axis_rows(model, driven, position, rotation, axis_linear, axis_angular, axis_levers)
-    for a in range(q):
-        if driven[a]:
+    # only the drives read an axis's row (A02's 121 hinges have none)
+    linear, angular, levers = rows.axis_linear, rows.axis_angular, rows.axis_lever
+    joints.all_axis_rows(model, model.axis_driven, position, rotation, linear, angular, levers)
+    for a in range(model.axis_joint.shape[0]):
+        if model.axis_driven[a]:
             j = model.axis_joint[a]
-            _fill_row(model, rows, model.joint_body[j, 0], model.joint_body[j, 1], axis_linear[a], axis_angular[a],
-                      axis_levers[a, 0], axis_levers[a, 1], rows.axis_jacobian[a], rows.axis_response[a])
+            _fill_row(model, rows, model.joint_body[j, 0], model.joint_body[j, 1], linear[a], angular[a], levers[a, 0],
+                      levers[a, 1], rows.axis_jacobian[a], rows.axis_response[a])
     rows.drives_ready[0] = False
     if solver == ITERATIVE:
         _invert_joint_blocks(model, rows)
     return _factor_system(model, rows)
 
 
-@kernel
+@borrowing_kernel
 def split_at_plane(model, rows):
     """Whether the instant is planar, and if so which rows act across the plane (rows.row_across).
 
@@ -114,23 +110,24 @@ def split_at_plane(model, rows):
     for every row where they do not."""
     count = model.row_joint.shape[0]
     used = rows.row_used
-    planar = np.ones(3, dtype=np.bool_)  # for each world axis c, whether the rows are so far all of one kind
+    planar = 0b111  # bit c: the rows are so far all of one kind for world axis c
     for r in range(count):
         mask = 0  # bit i: component i of the row's Jacobian is not 0 on either side (linear 0-2, angular 3-5)
         for i in range(6):
             mask |= (rows.row_jacobian[r, 0, i] != 0.0 or rows.row_jacobian[r, 1, i] != 0.0) << i
         used[r] = mask
         for c in range(3):
-            planar[c] &= not (mask & IN_PLANE[c] and mask & ACROSS[c])
+            if mask & IN_PLANE[c] and mask & ACROSS[c]:
+                planar &= ~(1 << c)
     for c in range(3):
-        if not planar[c] or count == 0:
+        if not planar & 1 << c or count == 0:
             continue
         a, b = (c + 1) % 3, (c + 2) % 3
         for body in range(rows.inv_inertia_world.shape[0]):
             if rows.inv_inertia_world[body, c, a] != 0.0 or rows.inv_inertia_world[body, c, b] != 0.0:
-                planar[c] = False
+                planar &= ~(1 << c)
                 break
-        if planar[c]:
+        if planar & 1 << c:
             for r in range(count):
                 rows.row_across[r] = used[r] & ACROSS[c] != 0
             return True
@@ -138,7 +135,7 @@ def split_at_plane(model, rows):
     return False
 
 
-@kernel
+@borrowing_kernel
 def _add_entries(model, rows, across):
     """K's entries from the rows through their shared bodies (Schmitt 7.1): those between rows in the
     plane (across False) or across it (True); entries between the two kinds are 0 at a planar instant
@@ -153,7 +150,7 @@ def _add_entries(model, rows, across):
                                            rows.row_response[other, contribution[c, 4]])
 
 
-@kernel
+@borrowing_kernel
 def _factor_system(model, rows):
     """K's entries, then L D L^T without the rows that depend on others. At a planar instant only the
     rows in the plane: the block across it waits for a right side across the plane (solve_system),
@@ -169,7 +166,7 @@ def _factor_system(model, rows):
     return dropped
 
 
-@kernel
+@borrowing_kernel
 def _factor_across(model, rows):
     """The block of K across the plane, factorised when a right side first has a part across it."""
     _add_entries(model, rows, True)
@@ -179,7 +176,7 @@ def _factor_across(model, rows):
     rows.across_pending[0] = False
 
 
-@kernel
+@borrowing_kernel
 def solve_system(model, rows, rhs):
     """rows.solution = K^+ rhs (sparse.solve), the §7 system's one solve. The block of K across the
     plane of a planar instant is factorised at the first solve whose right side has a part across
@@ -194,15 +191,24 @@ def solve_system(model, rows, rhs):
                 break
     found = rows.null_count[0] >= 0
     misfit = sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
-                          rows.null_gram, rows.null_count[0] if found else 0, rhs, rows.permuted, rows.solution)
-    if found or misfit == 0.0 or misfit <= CONSISTENT * np.abs(rhs).max():
+                          rows.null_gram, rows.null_count[0] if found else 0, rows.null_along, rhs, rows.permuted,
+                          rows.solution)
+    if found or misfit == 0.0 or misfit <= CONSISTENT * largest_magnitude(rhs):
         return
     if rows.across_pending[0]:  # the null space is K's whole one: its vectors across the plane too
         _factor_across(model, rows)
     rows.null_count[0] = sparse.null_space(model, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
                                            rows.null_gram, rows.stamp, rows.work)
     sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
-                 rows.null_gram, rows.null_count[0], rhs, rows.permuted, rows.solution)
+                 rows.null_gram, rows.null_count[0], rows.null_along, rhs, rows.permuted, rows.solution)
+
+
+@borrowing_kernel
+def largest_magnitude(values):
+    largest = 0.0
+    for value in values:
+        largest = max(largest, abs(value))
+    return largest
 
 
 @kernel
@@ -254,7 +260,7 @@ def invert_small(matrix, d, out):
             out[r, c] = work[r, d + c]
 
 
-@kernel
+@borrowing_kernel
 def rates(model, rows, twist, out):
     """out[r] = J_r . twist: every joint row's rate."""
     for r in range(model.row_joint.shape[0]):
@@ -263,14 +269,14 @@ def rates(model, rows, twist, out):
             rows.row_jacobian[r, 1], twist[model.joint_body[j, 1]])
 
 
-@kernel
+@borrowing_kernel
 def axis_rate(model, rows, a, twist):
     j = model.axis_joint[a]
     return dot6(rows.axis_jacobian[a, 0], twist[model.joint_body[j, 0]]) + dot6(
         rows.axis_jacobian[a, 1], twist[model.joint_body[j, 1]])
 
 
-@kernel
+@borrowing_kernel
 def apply_row_impulses(model, rows, impulse, twist):
     """twist += W impulse: every joint row's impulse pair."""
     for r in range(model.row_joint.shape[0]):
@@ -283,7 +289,7 @@ def apply_row_impulses(model, rows, impulse, twist):
             twist[b, i] += rows.row_response[r, 1, i] * impulse[r]
 
 
-@kernel
+@borrowing_kernel
 def through_joints(model, rows, response, out):
     """Other rows (drives, contacts) as the joints let them act: an impulse along a hinge axis turns
     the arm about its pivot, not about its centre of mass. With K_bb the joints' matrix and K_bd
@@ -296,7 +302,9 @@ def through_joints(model, rows, response, out):
         coupling[r] = dot6(rows.row_jacobian[r, 0], response[model.joint_body[j, 0]]) + dot6(
             rows.row_jacobian[r, 1], response[model.joint_body[j, 1]])
     solve_system(model, rows, coupling)
-    out[:, :] = response
+    for b in range(response.shape[0]):
+        for i in range(6):
+            out[b, i] = response[b, i]
     for r in range(model.row_joint.shape[0]):
         j = model.row_joint[r]
         a, b = model.joint_body[j, 0], model.joint_body[j, 1]
@@ -305,24 +313,22 @@ def through_joints(model, rows, response, out):
             out[b, i] -= rows.row_response[r, 1, i] * rows.solution[r]
 
 
-@kernel
+@borrowing_kernel
 def prepare_drive_rows(model, rows):
     """The axis rows of the drives through the joints (response (q, n, 6), stiffness (q,)), once per
     instant; axes without a drive are left alone (each costs a solve of the joints' system)."""
     if rows.drives_ready[0]:
         return
-    plain = np.zeros((rows.drive_response.shape[1], 6))
-    done = np.zeros(model.axis_joint.shape[0], dtype=np.bool_)
-    for k in range(model.drive_axis.shape[0]):
-        a = model.drive_axis[k]
-        if done[a]:
+    plain = rows.drive_plain
+    for a in range(model.axis_joint.shape[0]):
+        if not model.axis_driven[a]:
             continue
-        done[a] = True
         j = model.axis_joint[a]
         body_a, body_b = model.joint_body[j, 0], model.joint_body[j, 1]
         plain[:, :] = 0.0
-        plain[body_a] += rows.axis_response[a, 0]
-        plain[body_b] += rows.axis_response[a, 1]
+        for i in range(6):
+            plain[body_a, i] += rows.axis_response[a, 0, i]
+            plain[body_b, i] += rows.axis_response[a, 1, i]
         through_joints(model, rows, plain, rows.drive_response[a])
         stiffness = dot6(rows.axis_jacobian[a, 0], rows.drive_response[a, body_a]) + dot6(
             rows.axis_jacobian[a, 1], rows.drive_response[a, body_b])

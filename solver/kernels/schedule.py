@@ -1,11 +1,11 @@
 """Schedules in kernels: a value over time, piecewise linear through a table, held at its ends
 (motor targets, limits and spring settings, so keyed values are followed)."""
-from .jit import kernel
+from .jit import borrowing_kernel
 
 VALUE, STIFFNESS, DAMPING, TARGET = range(4)  # the columns of drive_schedule
 
 
-@kernel
+@borrowing_kernel
 def _segment(times, start, end, t):
     """The last k in [start, end) with times[k] <= t (start - 1 if none)."""
     if t < times[start]:
@@ -20,7 +20,7 @@ def _segment(times, start, end, t):
     return low
 
 
-@kernel
+@borrowing_kernel
 def value(model, schedule, t):
     start, end = model.schedule_start[schedule], model.schedule_start[schedule + 1]
     times, values = model.schedule_time, model.schedule_value
@@ -33,7 +33,7 @@ def value(model, schedule, t):
     return values[k] + fraction * (values[k + 1] - values[k])
 
 
-@kernel
+@borrowing_kernel
 def rate(model, schedule, t):
     """The slope at t: 0 outside the table and for a constant."""
     start, end = model.schedule_start[schedule], model.schedule_start[schedule + 1]
@@ -44,6 +44,6 @@ def rate(model, schedule, t):
     return (values[k + 1] - values[k]) / (times[k + 1] - times[k])
 
 
-@kernel
+@borrowing_kernel
 def drive_value(model, drive, column, t):
     return value(model, model.drive_schedule[drive, column], t)

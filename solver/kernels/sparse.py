@@ -23,7 +23,7 @@ every sweep (Bricard's mechanism, 4.55 J of kinetic energy at most, lost up to 0
 """
 import numpy as np
 
-from .jit import kernel
+from .jit import borrowing_kernel
 
 # A pivot below this fraction of its row's own diagonal K_kk means the row depends on the rows before
 # it: the part of K_kk they leave is round-off (1e-15 of it in Bricard's mechanism, where the next
@@ -32,7 +32,7 @@ from .jit import kernel
 DEPENDENT_PIVOT = 1e-6
 
 
-@kernel
+@borrowing_kernel
 def factor(model, values, row_across, across, ldl_index, ldl_value, diagonal, y):
     """L D L^T = P K P^T from `values` (the pattern's entries), dropping dependent rows (their pivot
     infinite), for the rows whose row_across is `across`. At a planar instant (rows.split_at_plane)
@@ -78,7 +78,7 @@ def factor(model, values, row_across, across, ldl_index, ldl_value, diagonal, y)
     return dropped
 
 
-@kernel
+@borrowing_kernel
 def null_space(model, ldl_value, diagonal, basis, span, gram, stamp, dense):
     """K's null space (in the elimination order), one vector per dropped row k into `basis` (a
     NullBasis, arrays.py): L^-T e_k, the combination of the rows before k that row k repeats
@@ -93,7 +93,10 @@ def null_space(model, ldl_value, diagonal, basis, span, gram, stamp, dense):
     span.shape[0]; further dropped rows go without)."""
     n = diagonal.shape[0]
     row_start, row_column, row_position = model.ldl_row_start, model.ldl_row_column, model.ldl_row_position
-    if not np.isinf(diagonal).any():
+    dropped = False
+    for k in range(n):
+        dropped |= diagonal[k] == np.inf
+    if not dropped:
         return 0
     stamp[:] = -1
     count = 0
@@ -161,11 +164,12 @@ def null_space(model, ldl_value, diagonal, basis, span, gram, stamp, dense):
     return count
 
 
-@kernel
-def solve(model, ldl_index, ldl_value, diagonal, null_basis, null_span, null_gram, null_count, rhs, permuted, out):
+@borrowing_kernel
+def solve(model, ldl_index, ldl_value, diagonal, null_basis, null_span, null_gram, null_count, along, rhs, permuted,
+          out):
     """out = K^+ rhs, the least-squares solution through the factor: rhs without its part along the
     null space (rhs - N G^-1 N^T rhs with N, G from null_space; null_count 0: not projected), then
-    L D L^T on the independent rows (`permuted` is workspace of the rows' size). Returns the misfit
+    L D L^T on the independent rows (`along` (Q,) and `permuted` (R,) are workspace). Returns the misfit
     left along the null space: the largest |(L^-1 P rhs)_k| over the dropped rows k (0 when K has
     none; round-off after the projection)."""
     n = diagonal.shape[0]
@@ -173,7 +177,6 @@ def solve(model, ldl_index, ldl_value, diagonal, null_basis, null_span, null_gra
     for p in range(n):
         permuted[p] = rhs[order[p]]
     if null_count > 0:
-        along = np.empty(null_count)
         for q in range(null_count):  # N^T rhs, then G^-1 of it through G's Cholesky factor
             total = 0.0
             for p in range(null_basis.start[q], null_basis.start[q + 1]):

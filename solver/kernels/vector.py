@@ -1,13 +1,13 @@
 """3-vector and 3x3 helpers for the kernels: written out, so numba inlines them into plain arithmetic."""
-from .jit import kernel
+from .jit import borrowing_kernel
 
 
-@kernel
+@borrowing_kernel
 def dot(a, b):
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
-@kernel
+@borrowing_kernel
 def cross(a, b, out):
     x = a[1] * b[2] - a[2] * b[1]
     y = a[2] * b[0] - a[0] * b[2]
@@ -15,21 +15,21 @@ def cross(a, b, out):
     out[0], out[1], out[2] = x, y, z
 
 
-@kernel
+@borrowing_kernel
 def rotate(rotation, local, out):
     """out = R local: a body-frame vector in the world."""
     for i in range(3):
         out[i] = rotation[i, 0] * local[0] + rotation[i, 1] * local[1] + rotation[i, 2] * local[2]
 
 
-@kernel
+@borrowing_kernel
 def unrotate(rotation, world, out):
     """out = R^T world: a world vector in the body frame."""
     for i in range(3):
         out[i] = rotation[0, i] * world[0] + rotation[1, i] * world[1] + rotation[2, i] * world[2]
 
 
-@kernel
+@borrowing_kernel
 def body_point(position, rotation, local, out):
     """out = x + R local: a point fixed in a body, in the world."""
     rotate(rotation, local, out)
@@ -38,7 +38,7 @@ def body_point(position, rotation, local, out):
     out[2] += position[2]
 
 
-@kernel
+@borrowing_kernel
 def _turned(rotation_a, rotation_b, rest_relative, i, j):
     """Entry (i, j) of E = R_b (R_a rest)^T = R_b rest^T R_a^T."""
     total = 0.0
@@ -48,7 +48,7 @@ def _turned(rotation_a, rotation_b, rest_relative, i, j):
     return total
 
 
-@kernel
+@borrowing_kernel
 def relative_rotation_vector(rotation_a, rotation_b, rest_relative, out):
     """sin(angle) * axis by which body b is turned away from its rest orientation relative to a:
     the axial vector of the antisymmetric part of E = R_b (R_a rest)^T, I when the lock holds."""

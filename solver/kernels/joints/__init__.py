@@ -15,11 +15,11 @@ that calls one kind's kernel into tight code, but a loop whose body may call any
 code about fifty times slower (the 8-Loop's joint errors: 0.09 against 4.3 µs).
 """
 from ...joints import BALL, DISTANCE, FIXED, HINGE, RAIL, SLIDER, SPRING
-from ..jit import kernel
+from ..jit import borrowing_kernel
 from . import ball, distance, fixed, hinge, rail, slider, spring
 
 
-@kernel
+@borrowing_kernel
 def all_rows(model, position, rotation, linear, angular, levers):
     """Every joint's row directions: linear, angular (R, 3) by row, levers (m, 2, 3) by joint."""
     m, start = model.joint_kind.shape[0], model.joint_row_start
@@ -49,7 +49,7 @@ def all_rows(model, position, rotation, linear, angular, levers):
                           angular[start[j]:start[j + 1]], levers[j, 0], levers[j, 1])
 
 
-@kernel
+@borrowing_kernel
 def all_errors(model, position, rotation, work, errors):
     """Every joint's row errors (R,) in the given frames."""
     m, start = model.joint_kind.shape[0], model.joint_row_start
@@ -73,7 +73,7 @@ def all_errors(model, position, rotation, work, errors):
             distance.errors(model, j, position, rotation, work, errors[start[j]:start[j + 1]])
 
 
-@kernel
+@borrowing_kernel
 def all_axis_rows(model, wanted, position, rotation, linear, angular, levers):
     """The row of every joint axis a with wanted[a]: linear, angular (q, 3), levers (q, 2, 3)."""
     for a in range(model.axis_joint.shape[0]):
@@ -98,7 +98,7 @@ def all_axis_rows(model, wanted, position, rotation, linear, angular, levers):
                             levers[a, 1])
 
 
-@kernel
+@borrowing_kernel
 def all_coordinates(model, position, rotation, work, raw):
     """Every joint axis's raw coordinate (q,): an angle wrapped to (-pi, pi], or a length."""
     for a in range(model.axis_joint.shape[0]):

@@ -1,13 +1,13 @@
 """Ball joint (Schmitt §5, joint type 0): a point of body a and a point of body b stay together.
 
 Three linear rows along the world axes; the error is p_b - p_a at the look-ahead (P-step 2)."""
-from ..jit import kernel
+from ..jit import borrowing_kernel
 from ..vector import body_point, rotate
 
 ROWS = 3
 
 
-@kernel
+@borrowing_kernel
 def levers(model, j, position, rotation, lever_a, lever_b):
     """The anchor as seen from each centre of mass (world)."""
     a, b = model.joint_body[j, 0], model.joint_body[j, 1]
@@ -15,7 +15,7 @@ def levers(model, j, position, rotation, lever_a, lever_b):
     rotate(rotation[b], model.joint_point[j, 1], lever_b)
 
 
-@kernel
+@borrowing_kernel
 def rows(model, j, position, rotation, linear, angular, lever_a, lever_b):
     levers(model, j, position, rotation, lever_a, lever_b)
     for r in range(3):
@@ -24,7 +24,7 @@ def rows(model, j, position, rotation, linear, angular, lever_a, lever_b):
             angular[r, i] = 0.0
 
 
-@kernel
+@borrowing_kernel
 def errors(model, j, position, rotation, work, out):
     a, b = model.joint_body[j, 0], model.joint_body[j, 1]
     body_point(position[a], rotation[a], model.joint_point[j, 0], work[0])

@@ -4,14 +4,14 @@ spring uses the same anchors and coordinate without the row.
 Slots: joint_point[j] the anchors in a's and b's frames; joint_length[j] the distance."""
 from math import sqrt
 
-from ..jit import kernel
+from ..jit import borrowing_kernel
 from ..vector import body_point
 from . import ball
 
 ROWS = 1
 
 
-@kernel
+@borrowing_kernel
 def separation(model, j, position, rotation, work):
     """work[2] = anchor b - anchor a (world); returns its length."""
     a, b = model.joint_body[j, 0], model.joint_body[j, 1]
@@ -22,7 +22,7 @@ def separation(model, j, position, rotation, work):
     return sqrt(work[2, 0] ** 2 + work[2, 1] ** 2 + work[2, 2] ** 2)
 
 
-@kernel
+@borrowing_kernel
 def axis_row(model, j, position, rotation, linear, angular, lever_a, lever_b):
     ball.levers(model, j, position, rotation, lever_a, lever_b)
     for i in range(3):
@@ -33,16 +33,16 @@ def axis_row(model, j, position, rotation, linear, angular, lever_a, lever_b):
         angular[i] = 0.0
 
 
-@kernel
+@borrowing_kernel
 def rows(model, j, position, rotation, linear, angular, lever_a, lever_b):
     axis_row(model, j, position, rotation, linear[0], angular[0], lever_a, lever_b)
 
 
-@kernel
+@borrowing_kernel
 def errors(model, j, position, rotation, work, out):
     out[0] = separation(model, j, position, rotation, work) - model.joint_length[j]
 
 
-@kernel
+@borrowing_kernel
 def coordinate(model, j, position, rotation, work):
     return separation(model, j, position, rotation, work)

@@ -7,14 +7,14 @@ frame, [1], [2] two directions across it in a's frame, [3] the axis in b's frame
 joint_reference[j] the zero-angle direction in a's and b's frames."""
 from math import atan2
 
-from ..jit import kernel
+from ..jit import borrowing_kernel
 from ..vector import cross, dot, rotate
 from . import ball
 
 ROWS = 5
 
 
-@kernel
+@borrowing_kernel
 def rows(model, j, position, rotation, linear, angular, lever_a, lever_b):
     ball.rows(model, j, position, rotation, linear[0:3], angular[0:3], lever_a, lever_b)
     a = model.joint_body[j, 0]
@@ -23,7 +23,7 @@ def rows(model, j, position, rotation, linear, angular, lever_a, lever_b):
         rotate(rotation[a], model.joint_direction[j, r - 2], angular[r])
 
 
-@kernel
+@borrowing_kernel
 def errors(model, j, position, rotation, work, out):
     ball.errors(model, j, position, rotation, work, out[0:3])
     a, b = model.joint_body[j, 0], model.joint_body[j, 1]
@@ -35,14 +35,14 @@ def errors(model, j, position, rotation, work, out):
         out[r] = dot(work[3], work[2])
 
 
-@kernel
+@borrowing_kernel
 def axis_row(model, j, position, rotation, linear, angular, lever_a, lever_b):
     ball.levers(model, j, position, rotation, lever_a, lever_b)
     linear[:] = 0.0
     rotate(rotation[model.joint_body[j, 0]], model.joint_direction[j, 0], angular)
 
 
-@kernel
+@borrowing_kernel
 def coordinate(model, j, position, rotation, work):
     """Angle of body b about the axis relative to body a, right-handed, in (-pi, pi]."""
     a, b = model.joint_body[j, 0], model.joint_body[j, 1]

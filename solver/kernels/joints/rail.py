@@ -3,13 +3,13 @@ freely about the point. The end stops are drives on the coordinate (drives.py).
 
 Slots: joint_point[j, 0] the rail's start in a's frame, [1] the running point in b's frame;
 joint_direction[j, 0] the rail's direction in a's frame, [1], [2] two directions across it."""
-from ..jit import kernel
+from ..jit import borrowing_kernel
 from ..vector import body_point, dot, rotate
 
 ROWS = 2
 
 
-@kernel
+@borrowing_kernel
 def levers(model, j, position, rotation, lever_a, lever_b):
     """Schmitt §10: the impulse acts at the running point, for both bodies."""
     a, b = model.joint_body[j, 0], model.joint_body[j, 1]
@@ -18,7 +18,7 @@ def levers(model, j, position, rotation, lever_a, lever_b):
         lever_a[i] = position[b, i] + lever_b[i] - position[a, i]
 
 
-@kernel
+@borrowing_kernel
 def offset(model, j, position, rotation, work, out):
     """The running point relative to the line's origin (world)."""
     a, b = model.joint_body[j, 0], model.joint_body[j, 1]
@@ -28,7 +28,7 @@ def offset(model, j, position, rotation, work, out):
         out[i] = work[1, i] - work[0, i]
 
 
-@kernel
+@borrowing_kernel
 def rows(model, j, position, rotation, linear, angular, lever_a, lever_b):
     levers(model, j, position, rotation, lever_a, lever_b)
     a = model.joint_body[j, 0]
@@ -37,7 +37,7 @@ def rows(model, j, position, rotation, linear, angular, lever_a, lever_b):
         angular[r, :] = 0.0
 
 
-@kernel
+@borrowing_kernel
 def errors(model, j, position, rotation, work, out):
     offset(model, j, position, rotation, work, work[2])
     a = model.joint_body[j, 0]
@@ -46,14 +46,14 @@ def errors(model, j, position, rotation, work, out):
         out[r] = dot(work[3], work[2])
 
 
-@kernel
+@borrowing_kernel
 def axis_row(model, j, position, rotation, linear, angular, lever_a, lever_b):
     levers(model, j, position, rotation, lever_a, lever_b)
     rotate(rotation[model.joint_body[j, 0]], model.joint_direction[j, 0], linear)
     angular[:] = 0.0
 
 
-@kernel
+@borrowing_kernel
 def coordinate(model, j, position, rotation, work):
     """Distance of b's point along the line from its origin."""
     offset(model, j, position, rotation, work, work[2])
