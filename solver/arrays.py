@@ -90,6 +90,8 @@ RowArrays = namedtuple("RowArrays", [
     "row_across",  # (R,) bool: at a planar instant, the row acts across the plane (rows.split_at_plane)
     "row_used",  # (R,) int: the Jacobian components that are not 0 (bits: linear x, y, z, angular x, y, z)
     "across_pending",  # (1,) bool: the across rows' block of K is not factorised yet (rows.solve_system)
+    "plane_contribution",  # (C,) the contributions to K (model.k_contribution) between two rows in the plane, in order
+    "plane_contribution_count",  # (1,) how many; -1: to be listed again (row_across has changed)
     "block_inverse",  # (m, 6, 6) each joint's own block of K, inverted (iterative solver)
     "axis_jacobian", "axis_response",  # (q, 2, 6) the rows of the joint axes that drives act on
     "drive_response",  # (q, n, 6) the axis rows' response through the joints
@@ -149,7 +151,8 @@ def row_arrays(model) -> RowArrays:
                      np.zeros(1, dtype=np.int64), np.zeros(rows),
                      np.zeros(rows, dtype=np.int64), np.zeros(rows), np.zeros(rows),
                      np.zeros(rows), np.zeros(rows, dtype=np.bool_), np.zeros(rows, dtype=np.int64),
-                     np.zeros(1, dtype=np.bool_),
+                     np.zeros(1, dtype=np.bool_), np.zeros(len(a.k_contribution), dtype=np.int64),
+                     np.full(1, -1, dtype=np.int64),
                      np.zeros((m, 6, 6)), np.zeros((q, 2, 6)), np.zeros((q, 2, 6)),
                      np.zeros((q, n, 6)), np.zeros(q), np.zeros(1, dtype=np.bool_),
                      np.zeros((rows, 3)), np.zeros((rows, 3)), np.zeros((m, 2, 3)), np.zeros((q, 3)), np.zeros((q, 3)),
