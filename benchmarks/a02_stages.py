@@ -1,10 +1,11 @@
 """Where A02's step goes (issue 7: the goal is 3x MuJoCo's time): each stage of the system solver's
 step on the N-four-bar, timed alone in a compiled loop of many calls at an instant 1 s into the run,
 beside the whole step. The stages, per step: the rows and K once (building the rows, K's entries,
-the factorisation), a look-ahead and a sparse solve per sweep (sweeps per step: a02_n_four_bar.py),
-one velocity solve, and the small passes in between (landing, joint coordinates, rates, impulses).
+the factorisation of the rows in the plane), a look-ahead and a sparse solve per sweep (sweeps per
+step: a02_n_four_bar.py), one velocity solve, and the small passes in between (landing, joint
+coordinates, rates, impulses).
 K's null space and the projection are what the solve no longer does for A02 (kernels/rows.py,
-solve_system): their cost is shown beside it.
+solve_system): their cost is shown beside it, with the whole of K factorised as they would need.
     python benchmarks/a02_stages.py [--n 10 40]
 """
 import argparse
@@ -89,10 +90,11 @@ def stages(n: int) -> list:
     build = microseconds(_build, a, s.solver, position, rotation, rows)
     k_and_factor = microseconds(_k_and_factor, a, rows)
     factor = microseconds(_factor, a, rows)
+    plain = microseconds(_solve, a, rows, gaps, 0)
+    joint_rows._factor_across(a, rows)  # the whole of K, as at an instant whose right sides need its null space
     null_space = microseconds(_null_space, a, rows)
     count = sparse.null_space(a, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span, rows.null_gram,
                               rows.stamp, rows.work)
-    plain = microseconds(_solve, a, rows, gaps, 0)
     projected = microseconds(_solve, a, rows, gaps, count)
     look = microseconds(_look, a, s, state, rows, sim._flight, sim._work)
     fly = microseconds(_fly, a, s, state, sim._flight)
