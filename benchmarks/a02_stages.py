@@ -37,8 +37,7 @@ def _k_and_factor(model, rows, reps):
 @numba.njit
 def _factor(model, rows, reps):
     for _ in range(reps):
-        sparse.factor(model, rows.k_value, rows.row_across, False, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal,
-                      rows.work)
+        joint_rows._factor_block(model, rows, False)
 
 
 @numba.njit
@@ -51,8 +50,7 @@ def _null_space(model, rows, reps):
 @numba.njit
 def _solve(model, rows, rhs, null_count, reps):
     for _ in range(reps):
-        sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
-                     rows.null_gram, null_count, rows.null_along, rhs, rows.permuted, rows.solution)
+        joint_rows._solve(model, rows, rhs, null_count)
 
 
 @numba.njit

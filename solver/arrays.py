@@ -92,6 +92,11 @@ RowArrays = namedtuple("RowArrays", [
     "across_pending",  # (1,) bool: the across rows' block of K is not factorised yet (rows.solve_system)
     "plane_contribution",  # (C,) the contributions to K (model.k_contribution) between two rows in the plane, in order
     "plane_contribution_count",  # (1,) how many; -1: to be listed again (row_across has changed)
+    # the part of L's pattern that the factorisation and the solves walk (sparse.list_block): L's rows
+    # by rows, as indices into the model's pattern by rows, and by columns, as positions in L
+    "block_row_start", "block_column_start",  # (R + 1,) each row's and each column's entries in the two below
+    "block_row_entry", "block_column_entry",  # (nnz of L,)
+    "listed_block",  # (1,) which block they hold (sparse.IN_PLANE_BLOCK ...); -1: to be listed again
     "block_inverse",  # (m, 6, 6) each joint's own block of K, inverted (iterative solver)
     "axis_jacobian", "axis_response",  # (q, 2, 6) the rows of the joint axes that drives act on
     "drive_response",  # (q, n, 6) the axis rows' response through the joints
@@ -152,7 +157,9 @@ def row_arrays(model) -> RowArrays:
                      np.zeros(rows, dtype=np.int64), np.zeros(rows), np.zeros(rows),
                      np.zeros(rows), np.zeros(rows, dtype=np.bool_), np.zeros(rows, dtype=np.int64),
                      np.zeros(1, dtype=np.bool_), np.zeros(len(a.k_contribution), dtype=np.int64),
-                     np.full(1, -1, dtype=np.int64),
+                     np.full(1, -1, dtype=np.int64), np.zeros(rows + 1, dtype=np.int64),
+                     np.zeros(rows + 1, dtype=np.int64), np.zeros(a.ldl_start[-1], dtype=np.int64),
+                     np.zeros(a.ldl_start[-1], dtype=np.int64), np.full(1, -1, dtype=np.int64),
                      np.zeros((m, 6, 6)), np.zeros((q, 2, 6)), np.zeros((q, 2, 6)),
                      np.zeros((q, n, 6)), np.zeros(q), np.zeros(1, dtype=np.bool_),
                      np.zeros((rows, 3)), np.zeros((rows, 3)), np.zeros((m, 2, 3)), np.zeros((q, 3)), np.zeros((q, 3)),

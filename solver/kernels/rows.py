@@ -142,6 +142,33 @@ def _set_across(rows, r, across):
     if rows.row_across[r] != across:
         rows.row_across[r] = across
         rows.plane_contribution_count[0] = -1
+        rows.listed_block[0] = -1
+
+
+@borrowing_kernel
+def _list_block(model, rows, which):
+    """The part of L's pattern the factorisation and the solves walk: the block `which`
+    (sparse.list_block), listed again only when it or the split changes."""
+    if rows.listed_block[0] != which:
+        sparse.list_block(model, rows.ldl_index, rows.row_across, which, rows.ldl_value, rows.block_row_start,
+                          rows.block_row_entry, rows.block_column_start, rows.block_column_entry)
+        rows.listed_block[0] = which
+
+
+@borrowing_kernel
+def _factor_block(model, rows, across):
+    """The rows whose row_across is `across` factorised (sparse.factor); returns how many were dropped."""
+    return sparse.factor(model, rows.k_value, rows.row_across, across, rows.block_row_start, rows.block_row_entry,
+                         rows.block_column_start, rows.block_column_entry, rows.ldl_index, rows.ldl_value,
+                         rows.ldl_diagonal, rows.work)
+
+
+@borrowing_kernel
+def _solve(model, rows, rhs, null_count):
+    """rows.solution through the factor (sparse.solve) over the blocks factorised; returns the misfit."""
+    return sparse.solve(model, rows.block_column_start, rows.block_column_entry, rows.ldl_index, rows.ldl_value,
+                        rows.ldl_diagonal, rows.null_basis, rows.null_span, rows.null_gram, null_count, rows.null_along,
+                        rhs, rows.permuted, rows.solution)
 
 
 @borrowing_kernel
@@ -190,8 +217,8 @@ def _factor_system(model, rows):
     rows.k_value[:] = 0.0
     split = split_at_plane(model, rows)
     _add_entries(model, rows, False)
-    dropped = sparse.factor(model, rows.k_value, rows.row_across, False, rows.ldl_index, rows.ldl_value,
-                            rows.ldl_diagonal, rows.work)
+    _list_block(model, rows, sparse.IN_PLANE_BLOCK)
+    dropped = _factor_block(model, rows, False)
     rows.across_pending[0] = split
     rows.null_count[0] = -1 if dropped else 0  # found by the first solve that needs it (solve_system)
     return dropped
@@ -201,9 +228,10 @@ def _factor_system(model, rows):
 def _factor_across(model, rows):
     """The block of K across the plane, factorised when a right side first has a part across it."""
     _add_entries(model, rows, True)
-    if sparse.factor(model, rows.k_value, rows.row_across, True, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal,
-                     rows.work):
+    _list_block(model, rows, sparse.ACROSS_BLOCK)
+    if _factor_block(model, rows, True):
         rows.null_count[0] = -1  # K's null space has vectors across the plane too
+    _list_block(model, rows, sparse.BOTH_BLOCKS)  # the solves walk both from now on
     rows.across_pending[0] = False
 
 
@@ -221,17 +249,14 @@ def solve_system(model, rows, rhs):
                 _factor_across(model, rows)
                 break
     found = rows.null_count[0] >= 0
-    misfit = sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
-                          rows.null_gram, rows.null_count[0] if found else 0, rows.null_along, rhs, rows.permuted,
-                          rows.solution)
+    misfit = _solve(model, rows, rhs, rows.null_count[0] if found else 0)
     if found or misfit == 0.0 or misfit <= CONSISTENT * largest_magnitude(rhs):
         return
     if rows.across_pending[0]:  # the null space is K's whole one: its vectors across the plane too
         _factor_across(model, rows)
     rows.null_count[0] = sparse.null_space(model, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
                                            rows.null_gram, rows.stamp, rows.work)
-    sparse.solve(model, rows.ldl_index, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
-                 rows.null_gram, rows.null_count[0], rows.null_along, rhs, rows.permuted, rows.solution)
+    _solve(model, rows, rhs, rows.null_count[0])
 
 
 @borrowing_kernel

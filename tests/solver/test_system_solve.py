@@ -150,12 +150,38 @@ def test_a_planar_instant_splits_its_rows_at_the_plane(build):
     assert rows.across_pending[0] and 0 < across.sum() < len(across)
     assert not matrix[np.ix_(across, ~across)].any()  # exact zeros between the kinds
     in_plane_only = np.where(across, 0.0, np.random.default_rng(3).standard_normal(len(matrix)))
-    solution = sparse_solve(sim, in_plane_only)
-    assert rows.across_pending[0] and not solution[across].any()
-    assert matrix @ solution == pytest.approx(in_plane_only, abs=1e-9 * np.abs(in_plane_only).max())
+    in_plane_solution = sparse_solve(sim, in_plane_only)
+    assert rows.across_pending[0] and not in_plane_solution[across].any()
+    assert matrix @ in_plane_solution == pytest.approx(in_plane_only, abs=1e-9 * np.abs(in_plane_only).max())
     rhs = np.random.default_rng(4).standard_normal(len(matrix))
     solution = sparse_solve(sim, rhs)
     assert not rows.across_pending[0]
+    in_range = matrix @ np.linalg.lstsq(matrix, rhs, rcond=1e-9)[0]
+    assert matrix @ solution == pytest.approx(in_range, abs=1e-9 * np.abs(rhs).max())
+    rows = rows_at_this_instant(sim)  # the next instant's factor walks the plane's block alone again
+    assert rows.across_pending[0]
+    assert np.array_equal(sparse_solve(sim, in_plane_only), in_plane_solution)
+
+
+def test_a_planar_mechanism_pushed_out_of_its_plane_solves_whole():
+    """Once a body turns out of the plane the rows no longer split, and the factor walks all of L
+    again, not the plane's block it walked at the instant before."""
+    arms = [rod("upper", [0, 0, 0], [0.5, 0, 0]), rod("lower", [0.5, 0, 0], [1.0, 0, 0])]
+    hinges = [{"name": "shoulder", "type": "hinge", "body_a": "world", "body_b": "upper", "anchor": [0, 0, 0],
+               "axis": [0, 1, 0]},
+              {"name": "elbow", "type": "hinge", "body_a": "upper", "body_b": "lower", "anchor": [0.5, 0, 0],
+               "axis": [0, 1, 0]}]
+    sim = simulate(scene(arms, hinges))
+    sim.run(0.05)
+    assert rows_at_this_instant(sim).across_pending[0]
+    angle = 0.01  # the lower arm tipped out of the plane, about x
+    tip = np.array([[1, 0, 0], [0, np.cos(angle), -np.sin(angle)], [0, np.sin(angle), np.cos(angle)]])
+    sim.state.frames.rotation[2] = tip @ sim.state.frames.rotation[2]
+    rows = rows_at_this_instant(sim)
+    assert not rows.across_pending[0] and not rows.row_across.any()
+    matrix = dense_system(sim)
+    rhs = np.random.default_rng(5).standard_normal(len(matrix))
+    solution = sparse_solve(sim, rhs)
     in_range = matrix @ np.linalg.lstsq(matrix, rhs, rcond=1e-9)[0]
     assert matrix @ solution == pytest.approx(in_range, abs=1e-9 * np.abs(rhs).max())
 
