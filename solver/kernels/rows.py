@@ -107,8 +107,8 @@ def split_at_plane(model, rows):
     [c, b] are exact zeros, as R diag(1/I) R^T gives for R about c), M^-1 keeps the two kinds apart
     and K = J M^-1 J^T splits into two blocks with exact zeros between them: K's rows across the
     plane answer only a right side across it. Returns whether the rows split; row_across is False
-    for every row where they do not. A change of row_across asks for the contributions in the plane to
-    be listed again (_add_entries)."""
+    for every row where they do not. A change of row_across asks for the contributions in the plane and
+    the block of L's pattern to be listed again (_add_entries, _list_block)."""
     count = model.row_joint.shape[0]
     used = rows.row_used
     planar = 0b111  # bit c: the rows are so far all of one kind for world axis c
