@@ -32,6 +32,11 @@ MOTOR_MODES = [("NONE", "None", "No motor"), ("POSITION", "Position", "Servo to 
                ("VELOCITY", "Velocity", "Drive at a target angular or linear speed")]
 SOLVERS = [("SYSTEM", "System", "Solve all joints at once (Schmitt §7); fastest for most mechanisms"),
            ("ITERATIVE", "Iterative", "Correct joints one after another (Schmitt §5)")]
+EXTRAPOLATIONS = [("NONE", "None", "One solver step per substep: errors fall with the square of the step"),
+                  ("RICHARDSON", "Richardson", "Each substep once whole and twice halved, combined as "
+                                               "-1/3 p(h) + 4/3 p(h/2) (Schmitt §8): a pendulum's period about 400 "
+                                               "times more exact at one substep per frame, for three times the "
+                                               "work")]
 
 
 def _is_body(_self, obj) -> bool:
@@ -134,6 +139,7 @@ class MECHBAKE_PG_scene(bpy.types.PropertyGroup):
                               max=12)
     velocity_correction: BoolProperty(name="Velocity Correction", default=True)
     contact_method: EnumProperty(name="Contacts", items=CONTACT_METHODS, default="IMPULSE")
+    extrapolation: EnumProperty(name="Extrapolation", items=EXTRAPOLATIONS, default="NONE")
     max_corrections: IntProperty(name="Max Corrections", description="Correction sweeps per step before halving",
                                  default=200, min=1)
     active_item: IntProperty(name="Active Item", default=0, options={"HIDDEN"})

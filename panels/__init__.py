@@ -138,8 +138,8 @@ class MECHBAKE_PT_settings(bpy.types.Panel):
         layout = self.layout
         layout.use_property_split = True
         settings = context.scene.mechbake
-        for name in ("substeps", "dmax", "vmax", "solver", "taylor_order", "velocity_correction", "max_corrections",
-                     "contact_method"):
+        for name in ("substeps", "extrapolation", "dmax", "vmax", "solver", "taylor_order", "velocity_correction",
+                     "max_corrections", "contact_method"):
             layout.prop(settings, name)
         layout.label(text="Gravity and frame range are the scene's")
 
