@@ -54,9 +54,11 @@ class Simulation:
         if setting_overrides:
             model = Model(model.spec, Settings.read(model.settings.to_dict(), setting_overrides))
         # numba and the compiled kernels load here, not on import
-        from .kernels import contact_loop, contact_rows, correction, drives as drive_kernels, flight, motion, rows
+        from .kernels import (contact_loop, contact_rows, correction, drives as drive_kernels, flight, motion,
+                              richardson, rows)
 
         self._kernels, self._fly_kernel, self._rows_kernels = correction, flight.fly, rows
+        self._richardson_steps = richardson.richardson_steps
         self._drive_kernels = drive_kernels
         self._contact_loop, self._contact_rows = contact_loop, contact_rows
         self.model = model
@@ -76,8 +78,11 @@ class Simulation:
         self._counters = np.zeros(len(COUNTERS), dtype=np.int64)
         state = self.state
         # where a compiled step keeps the state its sub-step starts from (kernels/correction.advance_steps)
-        self._saved = StateArrays(np.empty_like(state.frames.position), np.empty_like(state.frames.rotation),
-                                  np.empty_like(state.twist), np.empty_like(state.axis_coordinate), np.zeros(1))
+        self._saved = self._spare_state()
+        # where a compiled Richardson step keeps its start and its step of h (kernels/richardson)
+        extrapolated = model.settings.extrapolation == "richardson"
+        self._start: StateArrays | None = self._spare_state() if extrapolated else None
+        self._coarse: StateArrays | None = self._spare_state() if extrapolated else None
         for body in np.flatnonzero(model.body_animated):  # where its motion is at the start, and how it moves
             motion.motion_at(self._arrays, body, 0.0, state.frames.position[body], state.frames.rotation[body],
                              state.twist[body, :3], state.twist[body, 3:])
@@ -109,7 +114,9 @@ class Simulation:
 
     def step(self) -> None:
         """Advance the mechanism by one step h."""
-        if self.model.settings.extrapolation == "richardson":
+        if not self.model.contacts.enabled:
+            self._advance_jointed(self.h, 1, counted=False)
+        elif self.model.settings.extrapolation == "richardson":
             self._richardson_step()
         else:
             self._advance(self.h)
@@ -120,7 +127,7 @@ class Simulation:
         returns False the run stops there. Without a callback, a mechanism without contacts takes all
         its steps in one kernel call."""
         steps = int(round(duration / self.h))
-        if callback is None and not self.model.contacts.enabled and self.model.settings.extrapolation != "richardson":
+        if callback is None and not self.model.contacts.enabled:
             self._advance_jointed(self.h, steps, counted=True)
             return
         for _ in range(steps):
@@ -129,9 +136,8 @@ class Simulation:
                 return
 
     def _advance(self, duration: float) -> None:
-        if not self.model.contacts.enabled:
-            self._advance_jointed(duration, 1, counted=False)
-            return
+        """`duration` of a scene with contacts, in sub-steps that halve when the corrections fail and
+        shorten to the next impact."""
         end = self.state.time + duration
         remaining = duration
         substeps = 0
@@ -170,15 +176,22 @@ class Simulation:
 
     def _advance_jointed(self, duration: float, steps: int, counted: bool) -> None:
         """`steps` steps of `duration` for a mechanism without contacts, sub-steps and their halvings
-        as in _advance, in one kernel call (kernels/correction.advance_steps). counted: the steps go
-        into stats["steps"] (step() counts its own)."""
+        as in _advance, in one kernel call (kernels/correction.advance_steps; each step of h combined
+        from steps of h and h/2 when the extrapolation is Richardson's, kernels/richardson). counted:
+        the steps go into stats["steps"] (step() counts its own)."""
         k = self._kernels
         self._ensure_rows()
         arrays = self._state_arrays()
         control = np.array([self._substep, self._good_in_a_row], dtype=np.float64)
-        done, stopped, status, index, size, length = k.advance_steps(
-            self._arrays, self._settings, arrays, self._saved, self._rows, self._flight, self._work, duration, steps,
-            self.h, control, self._counters)
+        if self._start is not None:  # Richardson's steps are whole steps of h
+            assert duration == self.h
+            done, stopped, status, index, size, length = self._richardson_steps(
+                self._arrays, self._settings, arrays, self._saved, self._start, self._coarse, self._rows, self._flight,
+                self._work, self.h, steps, control, self._counters)
+        else:
+            done, stopped, status, index, size, length = k.advance_steps(
+                self._arrays, self._settings, arrays, self._saved, self._rows, self._flight, self._work, duration,
+                steps, self.h, control, self._counters)
         self.state.time = float(arrays.time[0])
         self._substep, self._good_in_a_row = float(control[0]), int(control[1])
         self._count()
@@ -214,6 +227,12 @@ class Simulation:
             cause = f"joint '{joint}' kept a gap of {failure.size:.3g} m" if joint else "no joint closed"
         return SimulationDiverged(f"simulation diverged at t = {self.state.time:.6g} s: {cause} ({limit})",
                                   self.state.time, joint)
+
+    def _spare_state(self) -> StateArrays:
+        """State arrays of the state's shapes, for a kernel to keep a copy in."""
+        state = self.state
+        return StateArrays(np.empty_like(state.frames.position), np.empty_like(state.frames.rotation),
+                           np.empty_like(state.twist), np.empty_like(state.axis_coordinate), np.zeros(1))
 
     def _restore(self, state: State) -> None:
         self.state = state
@@ -409,7 +428,8 @@ class Simulation:
         return touching
 
     def _richardson_step(self) -> None:
-        """Schmitt §8: p3 = -1/3 p(h) + 4/3 p(h/2 twice), applied to positions, rotations, velocities."""
+        """Schmitt §8 for a scene with contacts: p3 = -1/3 p(h) + 4/3 p(h/2 twice), applied to positions,
+        rotations, velocities (kernels/richardson does it for mechanisms without)."""
         start = self.state.copy()
         self._advance(self.h)
         coarse = self.state

@@ -303,7 +303,7 @@ def first_non_finite_body(state):
 
 
 @borrowing_kernel
-def _copy_state(source, target):
+def copy_state(source, target):
     """Element by element: a slice assignment of one array to another may copy through a temporary
     (numba checks them for overlap), which a borrowing kernel cannot make."""
     for b in range(source.position.shape[0]):
@@ -338,7 +338,7 @@ def advance_steps(model, settings, state, saved, rows, flight, work, duration, s
             if substeps > MAX_SUBSTEPS:
                 return step, TOO_MANY_SUBSTEPS, status, index, size, failed_length
             length = min(control[0], remaining)
-            _copy_state(state, saved)
+            copy_state(state, saved)
             apply_explicit_forces(model, rows, state.twist, state.axis_coordinate, state.time[0], 0.5 * length)
             outcome, culprit, amount = substep(model, settings, state, rows, flight, work, length, stats)
             if outcome == DONE:
@@ -351,7 +351,7 @@ def advance_steps(model, settings, state, saved, rows, flight, work, duration, s
             status, index, size, failed_length = outcome, culprit, amount, length
             if outcome == NON_FINITE:
                 index = first_non_finite_body(state)
-            _copy_state(saved, state)
+            copy_state(saved, state)
             joint_rows.build(model, settings.solver, state.position, state.rotation, rows)
             control[0] /= 2
             control[1] = 0

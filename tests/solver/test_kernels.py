@@ -26,6 +26,7 @@ SCENES = {
     "explicit springs": (lambda: mechanisms.spring_suspension("impulse"), {}),
     "soft springs": (lambda: mechanisms.spring_suspension("soft"), {}),
     "8-Loop, iterative": (mechanisms.eight_loop, {"solver": "iterative"}),
+    "four-bar, Richardson's steps": (mechanisms.four_bar, {"extrapolation": "richardson"}),
     "animated support, limit": (animated_support, {}),
     "balls on a table": (mechanisms.four_balls, {}),
 }

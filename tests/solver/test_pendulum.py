@@ -27,6 +27,27 @@ def test_richardson_combination_of_section_8_gains_orders():
     assert abs(period(0.01, extrapolation="richardson") - T0) < PAPER[0.01] / 1000
 
 
+def test_a_richardson_step_combines_one_step_of_h_and_two_of_h_over_2():
+    """Schmitt §8's p3 = -1/3 p(h) + 4/3 p(h/2, h/2), three steps into a double pendulum's swing: the
+    extrapolated run's positions and velocities against plain runs at h and h/2 from the same state."""
+    data = mechanisms.double_pendulum()
+    h = data["settings"]["h"]
+    extrapolated = simulate(data, extrapolation="richardson")
+    for _ in range(3):
+        extrapolated.step()
+    start = extrapolated.state.copy()
+    extrapolated.step()
+    plain, halved = simulate(data), simulate(data, h=h / 2)
+    for sim, steps in ((plain, 1), (halved, 2)):
+        sim.state = start.copy()
+        for _ in range(steps):
+            sim.step()
+    for part in ("position", "velocity", "angular_velocity"):
+        for body in ("upper", "lower"):
+            expected = -getattr(plain, part)(body) / 3 + 4 * getattr(halved, part)(body) / 3
+            assert getattr(extrapolated, part)(body) == pytest.approx(expected, abs=1e-12), (part, body)
+
+
 def test_rod_never_stretches_beyond_dmax():
     sim = simulate(mechanisms.pendulum(), h=0.01, dmax=1e-9)
     worst = 0.0
