@@ -18,7 +18,6 @@ from .errors import ModelError, SimulationDiverged
 from .frames import Frames
 from .integrator import fly
 from .model import Model, Settings
-from .rotation import orthonormalize
 from .contact.detection import Contacts, find_contacts
 from .contact.impulse import (SEPARATION_SPEED, TOUCHING, ContactRows, gap_targets, normal_rates, overlapping,
                               resolve_impacts)
@@ -58,7 +57,7 @@ class Simulation:
                               richardson, rows)
 
         self._kernels, self._fly_kernel, self._rows_kernels = correction, flight.fly, rows
-        self._richardson_steps = richardson.richardson_steps
+        self._richardson_steps, self._combine = richardson.richardson_steps, richardson.combine
         self._drive_kernels = drive_kernels
         self._contact_loop, self._contact_rows = contact_loop, contact_rows
         self.model = model
@@ -428,23 +427,17 @@ class Simulation:
         return touching
 
     def _richardson_step(self) -> None:
-        """Schmitt §8 for a scene with contacts: p3 = -1/3 p(h) + 4/3 p(h/2 twice), applied to positions,
-        rotations, velocities (kernels/richardson does it for mechanisms without)."""
+        """Schmitt §8 for a scene with contacts: its steps of h and h/2 taken here, combined by
+        kernels/richardson.combine as the compiled steps of mechanisms without contacts are."""
         start = self.state.copy()
         self._advance(self.h)
-        coarse = self.state
+        coarse = self._state_arrays()
         self._restore(start)
         self._advance(0.5 * self.h)
         self._advance(0.5 * self.h)
         fine = self.state
-
-        def blend(a, b):
-            return -a / 3.0 + 4.0 * b / 3.0
-
-        rotation = blend(coarse.frames.rotation, fine.frames.rotation)
-        rotation[self.model.body_rotates] = orthonormalize(rotation[self.model.body_rotates])
-        self._restore(State(fine.time, Frames(blend(coarse.frames.position, fine.frames.position), rotation),
-                            blend(coarse.twist, fine.twist), blend(coarse.axis_coordinate, fine.axis_coordinate)))
+        self._combine(self._arrays, coarse, self._state_arrays())  # into fine's arrays
+        self._restore(State(fine.time, fine.frames, fine.twist, fine.axis_coordinate))
 
     def _lcp_with_joints(self, arrays: StateArrays, contacts, h: float):
         """The joints' correction may push a contact back in: the LCP and the joints take turns."""

@@ -1,8 +1,8 @@
 """Schmitt §8's Richardson combination for mechanisms without contacts, in one kernel call: every
 step is taken once at h and twice at h/2 from the same start, and the two results are combined as
 p = -1/3 p(h) + 4/3 p(h/2, h/2), which cancels the method's O(h^2) error term (positions, rotations
-made orthonormal again, velocities and joint coordinates alike). Scenes with contacts combine their
-steps the same way in simulation.py."""
+made orthonormal again, velocities and joint coordinates alike). Scenes with contacts take their
+steps in simulation.py and combine them here as well."""
 from . import rows as joint_rows
 from .correction import DONE, advance_steps, copy_state
 from .flight import orthonormalize
@@ -10,7 +10,7 @@ from .jit import borrowing_kernel
 
 
 @borrowing_kernel
-def _combine(model, coarse, fine):
+def combine(model, coarse, fine):
     """fine = -1/3 coarse + 4/3 fine, in place (Schmitt §8's p3 = -1/3 p1 + 4/3 p2)."""
     for b in range(fine.position.shape[0]):
         for i in range(3):
@@ -43,6 +43,6 @@ def richardson_steps(model, settings, state, saved, start, coarse, rows, flight,
                                                                    0.5 * h, 2, h, control, stats)
         if stopped:
             return step, stopped, status, index, size, length
-        _combine(model, coarse, state)
+        combine(model, coarse, state)
         joint_rows.build(model, settings.solver, state.position, state.rotation, rows)
     return steps, 0, DONE, -1, 0.0, 0.0

@@ -27,14 +27,21 @@ def test_richardson_combination_of_section_8_gains_orders():
     assert abs(period(0.01, extrapolation="richardson") - T0) < PAPER[0.01] / 1000
 
 
-def test_a_richardson_step_combines_one_step_of_h_and_two_of_h_over_2():
+@pytest.mark.parametrize("contacts", [False, True], ids=["compiled steps", "steps of a scene with contacts"])
+def test_a_richardson_step_combines_one_step_of_h_and_two_of_h_over_2(contacts):
     """Schmitt §8's p3 = -1/3 p(h) + 4/3 p(h/2, h/2), three steps into a double pendulum's swing: the
-    extrapolated run's positions and velocities against plain runs at h and h/2 from the same state."""
+    extrapolated run's positions and velocities against plain runs at h and h/2 from the same state.
+    With collision shapes and a floor far below, the steps are taken the contact scenes' way."""
     data = mechanisms.double_pendulum()
+    if contacts:
+        for body in data["bodies"]:
+            body["shape"] = {"type": "sphere", "radius": 0.05}
+        data["obstacles"] = [{"name": "floor", "type": "plane", "point": [0, 0, -5], "normal": [0, 0, 1]}]
     h = data["settings"]["h"]
     extrapolated = simulate(data, extrapolation="richardson")
     for _ in range(3):
         extrapolated.step()
+    assert extrapolated.model.contacts.enabled == contacts
     start = extrapolated.state.copy()
     extrapolated.step()
     plain, halved = simulate(data), simulate(data, h=h / 2)
