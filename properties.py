@@ -132,7 +132,7 @@ class MECHBAKE_PG_scene(bpy.types.PropertyGroup):
     substeps: IntProperty(name="Substeps", description="Solver steps per frame", default=10, min=1, max=1000)
     dmax: FloatProperty(name="Dmax", description="Largest joint gap allowed, m. Lower it as you raise the substeps: "
                                                  "the gap each step leaves just under Dmax adds up over many steps",
-                        default=1e-6, min=1e-12, max=1.0, precision=9)
+                        default=1e-7, min=1e-12, max=1.0, precision=9)
     vmax: FloatProperty(name="Vmax", description="Largest joint velocity error, m/s", default=1e-6, min=1e-12,
                         max=1.0, precision=9)
     solver: EnumProperty(name="Solver", items=SOLVERS, default="SYSTEM")

@@ -15,11 +15,11 @@ import numba
 from common import table
 
 from mechanisms import n_four_bar
-from mechbake.solver import Model, Simulation
+from mechbake.solver import Model, Settings, Simulation
 from mechbake.solver.kernels import correction, flight, rows as joint_rows, sparse
 
 REPEATS = 2000
-H, DMAX = 0.005, 1e-6
+H, DMAX = 0.005, Settings().dmax
 
 
 @numba.njit

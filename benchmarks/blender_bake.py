@@ -65,12 +65,13 @@ def mechbake_chain() -> list:
     add_joint("Hang", "BALL", ends[0], body_b=links[0])
     for k in range(1, LINKS):
         add_joint(f"Pin{k}", "BALL", ends[k], body_a=links[k - 1], body_b=links[k])
-    set_frames(1, 100, substeps=10, dmax=1e-6)
+    set_frames(1, 100, substeps=10)
     start = time.perf_counter()
     mechbake.bake.bake_scene(bpy.context.scene)
     seconds = time.perf_counter() - start
+    settings = bpy.context.scene.mechbake
     return [f"{LINKS}-link chain, MechBake (defaults)", f"{seconds:.2f} s", f"{joint_gap_in_keys(range(1, 101)):.3g} m",
-            "", "10 substeps/frame, Dmax 1e-6"]
+            "", f"{settings.substeps} substeps/frame, Dmax {settings.dmax:.2g}"]
 
 
 def bullet_chain() -> list:

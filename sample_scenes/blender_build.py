@@ -105,11 +105,14 @@ def add_joint(name: str, joint_type: str, location, axis=(0.0, 0.0, 1.0), body_a
     return _updated(obj)
 
 
-def set_frames(start: int, end: int, fps: int = 24, substeps: int = 10, dmax: float = 1e-6) -> None:
+def set_frames(start: int, end: int, fps: int = 24, substeps: int = 10, dmax: float | None = None) -> None:
+    """dmax: None leaves the scene's (the add-on's default, as an artist who never touches it has)."""
     scene = bpy.context.scene
     scene.frame_start, scene.frame_end = start, end
     scene.render.fps, scene.render.fps_base = fps, 1.0
-    scene.mechbake.substeps, scene.mechbake.dmax = substeps, dmax
+    scene.mechbake.substeps = substeps
+    if dmax is not None:
+        scene.mechbake.dmax = dmax
 
 
 def degrees(value: float) -> float:

@@ -98,7 +98,7 @@ def spring_suspension():
         lower = add_marker(f"SpringEnd{k + 1}", (0.4 * x, 0.4 * y, -0.9))
         add_joint(f"Spring{k + 1}", "SPRING", (x, y, 0.0), body_b=box, target=lower, spring_stiffness=400.0,
                   spring_damping=4.0, spring_method="SOFT")
-    set_frames(1, 250, substeps=10, dmax=1e-6)
+    set_frames(1, 250, substeps=10)
 
 
 def pusher():
@@ -115,7 +115,7 @@ def pusher():
     add_joint("CrankPin", "HINGE", pin, axis=(0, 1, 0), body_a=crank, body_b=conrod)
     add_joint("PushPin", "HINGE", push, axis=(0, 1, 0), body_a=conrod, body_b=block)
     add_joint("Guide", "SLIDER", push, axis=(1, 0, 0), body_b=block)
-    set_frames(1, 250, substeps=10, dmax=1e-6)
+    set_frames(1, 250, substeps=10)
 
 
 def crate_stack():

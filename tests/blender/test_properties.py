@@ -11,7 +11,7 @@ OBJECT_DEFAULTS = {"role": "NONE", "mass": 0.0, "density": 1000.0, "collision_sh
                    "spring_rest": 0.0, "spring_rest_length": 0.0, "spring_method": "IMPULSE", "motor_mode": "NONE",
                    "motor_target": 0.0, "motor_target_length": 0.0, "motor_speed": 0.0, "motor_speed_length": 0.0,
                    "motor_max_torque": 100.0, "motor_brake": 0.0}
-SCENE_DEFAULTS = {"substeps": 10, "dmax": 1e-6, "vmax": 1e-6, "solver": "SYSTEM", "taylor_order": 3,
+SCENE_DEFAULTS = {"substeps": 10, "dmax": 1e-7, "vmax": 1e-6, "solver": "SYSTEM", "taylor_order": 3,
                   "velocity_correction": True, "max_corrections": 200, "contact_method": "IMPULSE",
                   "extrapolation": "NONE"}
 

@@ -15,7 +15,7 @@ def crank_angle(sim) -> float:
 
 
 def test_bricard_mechanism_keeps_its_energy_at_the_defaults():
-    """IFToMM A04 at MechBake's defaults (h = 0.01, Dmax = 1e-6): one row is dependent everywhere. Its
+    """IFToMM A04 at MechBake's defaults (h = 0.01, Dmax = 1e-7): one row is dependent everywhere. Its
     energy stays within 0.025 % of the kinetic energy it reaches over 3 s, the O(h^2) swing it has at
     Dmax = 1e-9 too (a ridge in the factorisation leaked 9.5e-3 J, 0.24 %, by 1 s)."""
     sim = simulate(mechanisms.bricard())
@@ -61,7 +61,7 @@ def test_a_parallelogram_four_bar_passes_its_flat_position(solver):
 
 
 def test_n_four_bar_follows_the_exact_crank_angle():
-    """A02 with N = 10 windows (30 dependent rows) at MechBake's defaults (h = 0.01, Dmax = 1e-6): the
+    """A02 with N = 10 windows (30 dependent rows) at MechBake's defaults (h = 0.01, Dmax = 1e-7): the
     first crank stays within 7.5e-3 rad of the exact angle over 10 s and ends within 1.5e-3 rad (a
     ridge in the factorisation: 2.5e-2 and 5.9e-3, the step halved at flat positions). The rest is the
     method's O(h^2) phase lead and Dmax's share (benchmarks/a02_n_four_bar.py)."""
@@ -74,9 +74,28 @@ def test_n_four_bar_follows_the_exact_crank_angle():
     assert sim.stats["halvings"] == 0
 
 
+def worst_crank_error(h: float) -> float:
+    """A02's (N = 10) worst first-crank error over 10 s at step h and MechBake's other defaults, rad."""
+    sim = simulate(mechanisms.n_four_bar(10, h=h))
+    angles = [crank_angle(sim)]
+    sim.run(10.0, callback=lambda s: angles.append(crank_angle(s)))
+    return float(np.abs(np.unwrap(angles) - parallelogram_crank_angles(10, h, len(angles) - 1)).max())
+
+
+def test_n_four_bar_error_falls_with_the_step_at_the_default_dmax():
+    """The error is the method's O(h^2), so a smaller step brings A02 closer (by (h2 / h1)^2 = 0.69 from
+    h = 0.005 to Blender's default 1/240 s). It did not at Dmax = 1e-6: a solve leaves each gap just
+    under Dmax, always on the same side, and that share grows with the number of steps (3.45e-3 rad at
+    h = 0.005, 6.28e-3 at 1/240); at the default 1e-7 it is gone (1.81e-3 and 1.27e-3,
+    benchmarks/a02_n_four_bar.py)."""
+    coarse, fine = worst_crank_error(0.005), worst_crank_error(1 / 240)
+    assert coarse < 2e-3
+    assert fine < 0.8 * coarse
+
+
 def test_n_four_bar_reaches_iftomm_high_accuracy_with_richardson_and_a_tight_dmax():
     """A02 (N = 10, h = 0.005) at the library's high accuracy, 1e-3 rad (m) on B0 over 10 s: Schmitt
-    §8's Richardson combination cancels the O(h^2) phase lead (3.45e-3 rad without it) and Dmax =
+    §8's Richardson combination cancels the O(h^2) phase lead (1.81e-3 rad without it) and Dmax =
     1e-7 the gaps' share (1.6e-3 rad at 1e-6)."""
     data = mechanisms.n_four_bar(10, h=0.005, dmax=1e-7)
     data["settings"]["extrapolation"] = "richardson"
