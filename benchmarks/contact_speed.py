@@ -8,9 +8,12 @@ one run of the slow ones),
 times real time, and where the top box ends (drift from its start, its height, how far it sank). MuJoCo
 (`mujoco` from PyPI, a benchmark peer only) gets the same boxes, masses, friction 0.5 and step,
 its default solver. MuJoCo collides with a mesh by its convex hull, so its terrain is the hull of
-ours: that row is a reference for speed only.
-    python benchmarks/contact_speed.py
+ours: that row is a reference for speed only. --dmax sets ours (the default's: MechBake's); contact
+takes no more sweeps with a smaller one (1e-6 and 1e-7: the same sinking and drift, wall times within
+the machine's noise of a few per cent).
+    python benchmarks/contact_speed.py [--dmax 1e-6]
 """
+import argparse
 import pathlib
 import sys
 import time
@@ -18,7 +21,7 @@ import time
 import numpy as np
 from common import best_wall_time, table
 
-from mechbake.solver import Model, Simulation
+from mechbake.solver import Model, Settings, Simulation
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests" / "solver"))
 from test_contact import terrain  # noqa: E402  (the 128-triangle terrain the contact tests assert on)
@@ -43,9 +46,9 @@ SCENES = {
 }
 
 
-def ours(bodies: list, obstacle: dict, method: str):
+def ours(bodies: list, obstacle: dict, method: str, dmax: float):
     data = {"format": "mechbake/1", "gravity": [0, 0, -G], "bodies": bodies, "joints": [], "obstacles": [obstacle],
-            "settings": {"h": H, "contact_method": method}}
+            "settings": {"h": H, "contact_method": method, "dmax": dmax}}
     Simulation(Model.from_dict(data)).run(0.05)  # the kernels load (and compile on a cold cache)
     final = {}
 
@@ -99,15 +102,18 @@ def theirs(bodies: list, obstacle: dict):
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dmax", type=float, default=Settings().dmax, help="ours, m (default: MechBake's)")
+    args = parser.parse_args()
     rows = []
     for name, (bodies, obstacle) in SCENES.items():
         start = np.array(bodies[-1]["position"])
-        results = [(f"MechBake {method}", *ours(bodies, obstacle, method)) for method in ("impulse", "lcp")]
+        results = [(f"MechBake {method}", *ours(bodies, obstacle, method, args.dmax)) for method in ("impulse", "lcp")]
         results.append(("MuJoCo", *theirs(bodies, obstacle)))
         for who, wall, end in results:
             rows.append([name, who, f"{wall:.3f}", f"{DURATION / wall:.1f}", f"{np.linalg.norm(end[:2] - start[:2]):.2e}",
                          f"{end[2]:.4f}", f"{start[2] - end[2]:.2e}" if name != "box dropped on the terrain" else "-"])
-    table(f"Contact scenes, {DURATION} s at h = {H} s; the top box's end", [
+    table(f"Contact scenes, {DURATION} s at h = {H} s, MechBake's Dmax {args.dmax:g}; the top box's end", [
         "scene", "simulator", "wall s", "x real time", "sideways drift m", "height m", "sank m"], rows)
 
 
