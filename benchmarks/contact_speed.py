@@ -8,7 +8,7 @@ one run of the slow ones),
 times real time, and where the top box ends (drift from its start, its height, how far it sank). MuJoCo
 (`mujoco` from PyPI, a benchmark peer only) gets the same boxes, masses, friction 0.5 and step,
 its default solver. MuJoCo collides with a mesh by its convex hull, so its terrain is the hull of
-ours: that row is a reference for speed only. --dmax sets ours (the default's: MechBake's); contact
+ours: that row is a reference for speed only. --dmax sets ours (default: MechBake's); contact
 takes no more sweeps with a smaller one (1e-6 and 1e-7: the same sinking and drift, wall times within
 the machine's noise of a few per cent).
     python benchmarks/contact_speed.py [--dmax 1e-6]
