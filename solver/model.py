@@ -35,8 +35,8 @@ class Settings:
     # largest joint gap at the look-ahead, m (angles count as rad on a 1 m lever). 1e-7, not 1e-6: a solve
     # leaves each gap just under Dmax, on the same side step after step, and that share of the error grows
     # as the step shrinks (A02 at 1e-6: 3.5e-3 rad at h = 0.005, 6.3e-3 at 1/240); at 1e-7 it is gone for
-    # about 10 % more time on joints (A02 12 %, the pusher sample 8 %), none on contacts alone
-    # (benchmarks/a02_n_four_bar.py, contact_speed.py)
+    # up to 12 % more time on joints (A02; the pusher sample 3-8 %), none on contacts alone
+    # (benchmarks/a02_n_four_bar.py, blender_bake.py, contact_speed.py)
     dmax: float = 1e-7
     vmax: float = 1e-6  # largest joint velocity error after the velocity correction, m/s
     taylor_order: int = 3  # highest derivative of omega in the Euler series (Schmitt §3)
