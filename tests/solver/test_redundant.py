@@ -41,8 +41,9 @@ def _kinetic(sim) -> float:
 
 @pytest.mark.parametrize("solver", ["system", pytest.param("iterative", marks=pytest.mark.xfail(
     strict=True, reason="issue 8, point 4, open: near the flat position K's smallest eigenvalue is 1e-4 of the "
-    "rest (pivot 1.4e-4 of its row's, kept: above DEPENDENT_PIVOT), so Gauss-Seidel shrinks the 1.4e-6 m the gaps "
-    "share along it by 1e-4 a sweep; halving h leaves that misfit as it is, 200 sweeps are too few. Handing a sub-step "
+    "rest (pivot 1.4e-4 of its row's, kept: above DEPENDENT_PIVOT), so Gauss-Seidel shrinks the gap of about "
+    "1.4 Dmax the joints share along it by 1e-4 a sweep (a joint keeps 1.42e-7 m at the default Dmax, 1.35e-6 m at "
+    "1e-6); halving h leaves that misfit as it is, 200 sweeps are too few. Handing a sub-step "
     "whose sweeps run out to the system solve (from its start, positions and velocities) no longer diverges but turns "
     "onto the crossed branch in 9 of 15 runs at h 0.0098-0.0102, Dmax 5e-7-2e-6 (the system solver: none): sweeps "
     "that stop at Vmax leave a velocity along the flat position's second mode"))])
