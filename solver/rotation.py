@@ -5,29 +5,6 @@ Quaternions are (w, x, y, z).
 """
 import numpy as np
 
-# Levi-Civita symbol: (a x b)_i = EPS[i, j, k] a_j b_k
-LEVI_CIVITA = np.zeros((3, 3, 3))
-LEVI_CIVITA[0, 1, 2] = LEVI_CIVITA[1, 2, 0] = LEVI_CIVITA[2, 0, 1] = 1.0
-LEVI_CIVITA[0, 2, 1] = LEVI_CIVITA[2, 1, 0] = LEVI_CIVITA[1, 0, 2] = -1.0
-
-
-def orthonormalize(m: np.ndarray, tolerance: float = 1e-13, max_passes: int = 4) -> np.ndarray:
-    """Schmitt §3 orthonormalisation: normalise the columns, then average each with the cross
-    product of the other two. The error squares with every pass (Schmitt: one pass, rarely two, to
-    about 13 digits), and no axis is preferred.
-
-    The crosses (y x z, z x x, x x y) of all three columns are the columns of the cofactor
-    matrix, taken here in one product of column-rolled copies."""
-    for _ in range(max_passes):
-        cols = m / np.sqrt((m * m).sum(axis=1, keepdims=True))
-        m = 0.5 * (cols + np.einsum("ijk,njc,nkc->nic", LEVI_CIVITA, cols[:, :, [1, 2, 0]], cols[:, :, [2, 0, 1]]))
-        if np.abs(m.transpose(0, 2, 1) @ m - IDENTITY).max(initial=0.0) < tolerance:
-            break
-    return m
-
-
-IDENTITY = np.eye(3)
-
 
 def quaternion_to_matrix(q) -> np.ndarray:
     """(..., 4) quaternions (w, x, y, z), any length > 0 -> (..., 3, 3) rotation matrices."""

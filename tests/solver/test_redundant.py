@@ -66,21 +66,19 @@ def test_n_four_bar_follows_the_exact_crank_angle():
     first crank stays within 7.5e-3 rad of the exact angle over 10 s and ends within 1.5e-3 rad (a
     ridge in the factorisation: 2.5e-2 and 5.9e-3, the step halved at flat positions). The rest is the
     method's O(h^2) phase lead and Dmax's share (benchmarks/a02_n_four_bar.py)."""
-    sim = simulate(mechanisms.n_four_bar(10))
-    angles = [crank_angle(sim)]
-    sim.run(10.0, callback=lambda s: angles.append(crank_angle(s)))
-    off = np.abs(np.unwrap(angles) - parallelogram_crank_angles(10, sim.h, len(angles) - 1))
+    off, sim = crank_errors(mechanisms.n_four_bar(10))
     assert off.max() < 7.5e-3
     assert off[-1] < 1.5e-3
     assert sim.stats["halvings"] == 0
 
 
-def worst_crank_error(h: float) -> float:
-    """A02's (N = 10) worst first-crank error over 10 s at step h and MechBake's other defaults, rad."""
-    sim = simulate(mechanisms.n_four_bar(10, h=h))
+def crank_errors(data: dict):
+    """(the first crank's distance from the exact angle at every step of 10 s, rad; the simulation)
+    for an A02 model with N = 10 (mechanisms.n_four_bar(10, ...))."""
+    sim = simulate(data)
     angles = [crank_angle(sim)]
     sim.run(10.0, callback=lambda s: angles.append(crank_angle(s)))
-    return float(np.abs(np.unwrap(angles) - parallelogram_crank_angles(10, h, len(angles) - 1)).max())
+    return np.abs(np.unwrap(angles) - parallelogram_crank_angles(10, sim.h, len(angles) - 1)), sim
 
 
 def test_n_four_bar_error_falls_with_the_step_at_the_default_dmax():
@@ -89,7 +87,7 @@ def test_n_four_bar_error_falls_with_the_step_at_the_default_dmax():
     under Dmax, always on the same side, and that share grows with the number of steps (3.45e-3 rad at
     h = 0.005, 6.28e-3 at 1/240); at the default 1e-7 it is gone (1.81e-3 and 1.27e-3,
     benchmarks/a02_n_four_bar.py)."""
-    coarse, fine = worst_crank_error(0.005), worst_crank_error(1 / 240)
+    coarse, fine = (crank_errors(mechanisms.n_four_bar(10, h=h))[0].max() for h in (0.005, 1 / 240))
     assert coarse < 2e-3
     assert fine < 0.8 * coarse
 
@@ -100,11 +98,7 @@ def test_n_four_bar_reaches_iftomm_high_accuracy_with_richardson():
     default Dmax of 1e-7 (1.6e-3 rad at 1e-6: the gaps' share is not a power of h)."""
     data = mechanisms.n_four_bar(10, h=0.005)
     data["settings"]["extrapolation"] = "richardson"
-    sim = simulate(data)
-    angles = [crank_angle(sim)]
-    sim.run(10.0, callback=lambda s: angles.append(crank_angle(s)))
-    off = np.abs(np.unwrap(angles) - parallelogram_crank_angles(10, sim.h, len(angles) - 1))
-    assert off.max() < 1e-3
+    assert crank_errors(data)[0].max() < 1e-3
 
 
 def _energy_wander(solver: str, h: float) -> tuple[float, float]:
