@@ -435,9 +435,10 @@ class Simulation:
         self._restore(start)
         self._advance(0.5 * self.h)
         self._advance(0.5 * self.h)
-        fine = self.state
-        self._combine(self._arrays, coarse, self._state_arrays())  # into fine's arrays
-        self._restore(State(fine.time, fine.frames, fine.twist, fine.axis_coordinate))
+        # combined into the fine steps' arrays; the contacts touching stay those the fine steps left,
+        # so the next step tells an impact from a rest as a plain run would
+        self._combine(self._arrays, coarse, self._state_arrays())
+        self._restore(self.state)
 
     def _lcp_with_joints(self, arrays: StateArrays, contacts, h: float):
         """The joints' correction may push a contact back in: the LCP and the joints take turns."""

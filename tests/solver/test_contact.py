@@ -433,3 +433,19 @@ def test_a_box_on_a_hinge_swings_onto_the_floor_and_rests_there(method):
     assert np.isfinite(sim.velocity("box")).all()
     assert lowest_corner(sim) == pytest.approx(0.0, abs=1e-5)
     assert np.linalg.norm(sim.velocity("box")) < 1e-3
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_richardson_step_leaves_touching_what_its_halved_steps_leave_touching(method):
+    """Schmitt §8 with contacts: the combined state goes on from the halved steps, so a box resting on
+    the floor is still touching it afterwards (the next step tells an impact from a rest by that), as
+    after plain steps of h/2 from the same state."""
+    box = box_body(position=(0, 0, 0.1))
+    extrapolated = simulate([box], [floor()], method, extrapolation="richardson")
+    halved = simulate([box], [floor()], method, h=0.005)
+    extrapolated.run(0.1)
+    halved.state = extrapolated.state.copy()
+    halved.run(0.01)
+    extrapolated.step()
+    assert len(halved.state.touching) == 4  # the box's bottom corners
+    assert extrapolated.state.touching == halved.state.touching
