@@ -27,7 +27,9 @@ library's high accuracy asks: Richardson's combination (Schmitt §8, setting `ex
 the method's O(h^2) phase lead. And once at Dmax = 1e-6, the default before: a solve leaves each gap
 just under Dmax, on the same side step after step, and at 1e-6 that share was as large as the
 method's. A last table gives our error alone by step and Dmax for the first N, down to Blender's
-default step (1/240 s).
+default step (1/240 s), with Richardson's combination at two steps and the wall time of each: what the
+high accuracy costs. Beside each h stands Stormer-Verlet on the exact pendulum: the same order in the
+one coordinate without chords (benchmarks/looping_pendulum.py shows the chords' share).
     python benchmarks/a02_n_four_bar.py [--n 10 40] [--repeats 3] [--duration 10]
 """
 import argparse
@@ -37,7 +39,7 @@ import numpy as np
 from common import best_wall_time, table
 
 from mechanisms import n_four_bar
-from measure import parallelogram_crank_angles
+from measure import parallelogram_crank_angles, parallelogram_verlet_angles
 from mechbake.solver import Model, Settings, Simulation
 
 LENGTH, MASS, GRAVITY, B0_SPEED = 1.0, 1.0, 9.81, 1.0
@@ -81,9 +83,9 @@ def crank_angle(centre) -> float:
 
 
 class Ours:
-    def __init__(self, n: int, dmax: float = DMAX, extrapolation: str = "none"):
+    def __init__(self, n: int, dmax: float = DMAX, extrapolation: str = "none", h: float = H):
         """extrapolation "richardson": Schmitt §8's combination of a step and two half steps."""
-        data = n_four_bar(n, h=H, dmax=dmax)
+        data = n_four_bar(n, h=h, dmax=dmax)
         data["settings"]["extrapolation"] = extrapolation
         self.name = "MechBake" + (", Richardson" if extrapolation != "none" else "") + (
             f", Dmax {dmax:g}" if dmax != DMAX else "")
@@ -145,22 +147,28 @@ class MuJoCo:
         return np.unwrap(angles), worst, data
 
 
-def error_by_step(n: int, duration: float) -> list:
-    """Rows (h, Dmax, worst off, off at the end) of MechBake alone, the first crank's angle against the
-    exact one: how its error falls with the step, and where Dmax's share of it does not (Blender's
-    default step is 1/240 s: 24 fps, 10 substeps)."""
+def error_by_step(n: int, duration: float, repeats: int) -> list:
+    """Rows of MechBake alone, the first crank's angle against the exact one, by step: how its error
+    falls with h, where Dmax's share of it does not, and what reaching the high accuracy costs, by a
+    shorter step or by Richardson's combination (Blender's default step is 1/240 s: 24 fps, 10
+    substeps). Beside each h, Stormer-Verlet on the exact pendulum: a second-order method in the one
+    coordinate that has no chords (our links fly straight between steps and are pulled back onto
+    their circles, as RATTLE's do: benchmarks/looping_pendulum.py)."""
     rows = []
-    for label, h in (("0.01", 0.01), ("0.005", 0.005), ("1/240 (Blender: 24 fps x 10)", 1 / 240), ("1/300", 1 / 300),
-                     ("0.0025", 0.0025)):
+    runs = [(label, h, dmax, "none") for label, h in (
+        ("0.01", 0.01), ("0.005", 0.005), ("1/240 (Blender: 24 fps x 10)", 1 / 240), ("1/300", 1 / 300),
+        ("0.0025", 0.0025)) for dmax in (OLD_DMAX, DMAX)]
+    runs += [(label, h, DMAX, "richardson") for label, h in (("0.01", 0.01), ("0.005", 0.005))]
+    for label, h, dmax, extrapolation in runs:
         steps = int(round(duration / h))
         exact = np.array(parallelogram_crank_angles(n, h, steps, REFERENCE_SUBSTEPS))
-        for dmax in (OLD_DMAX, DMAX):
-            sim = Simulation(Model.from_dict(n_four_bar(n, h=h, dmax=dmax)))
-            angles = [crank_angle(sim.position("crank0"))]
-            sim.run(steps * h, callback=lambda s: angles.append(crank_angle(s.position("crank0"))))
-            deviation = np.abs(np.unwrap(angles) - exact)
-            rows.append([n, label, f"{dmax:g}", f"{deviation.max():.2e}", f"{deviation[-1]:.2e}",
-                         f"{sim.stats['solves'] / sim.stats['steps']:.2f}"])
+        verlet = np.abs(np.array(parallelogram_verlet_angles(n, h, steps)) - exact).max()
+        ours = Ours(n, dmax, extrapolation, h)
+        wall = best_wall_time(lambda: ours.run(duration), repeats) if dmax == DMAX else math.nan
+        angles, _, sim = ours.trace(duration)
+        deviation = np.abs(angles - exact)
+        rows.append([n, label, f"{dmax:g}", extrapolation, f"{deviation.max():.2e}", f"{deviation[-1]:.2e}",
+                     f"{verlet:.2e}", f"{sim.stats['solves'] / sim.stats['steps']:.2f}", f"{wall:.3f}"])
     return rows
 
 
@@ -201,8 +209,9 @@ def main() -> None:
           ["N", "steps", "sub-steps", "halvings", "joints corrected per step", "sweeps per step",
            "velocity solves per step"], our_rows)
     table(f"MechBake's first crank against the exact angle by step and Dmax, N = {args.n[0]}, {args.duration:g} s "
-          f"(the library's high accuracy: {HIGH_ACCURACY} rad)",
-          ["N", "h s", "Dmax m", "worst off", "off at end", "sweeps per step"], error_by_step(args.n[0], args.duration))
+          f"(the library's high accuracy: {HIGH_ACCURACY} rad); wall time at the default Dmax, best of {args.repeats}",
+          ["N", "h s", "Dmax m", "extrapolation", "worst off", "off at end", "Stormer-Verlet on theta: worst off",
+           "sweeps per step", "wall s"], error_by_step(args.n[0], args.duration, args.repeats))
 
 
 if __name__ == "__main__":
