@@ -24,12 +24,15 @@ loops are closed by `<connect>` equality constraints at the next crank's tip, de
 settings, and once more with the stiffest connects MuJoCo allows at this step (solref = 2h). Its
 hinges are exact; its gap is how far the connect points drift apart. Ours runs once more as the
 library's high accuracy asks: Richardson's combination (Schmitt §8, setting `extrapolation`) cancels
-the method's O(h^2) phase lead. And once at Dmax = 1e-6, the default before: a solve leaves each gap
+the method's O(h^2) phase lead; and with the levers at thirds, which take out the part of that lead
+the links' chords make. And once at Dmax = 1e-6, the default before: a solve leaves each gap
 just under Dmax, on the same side step after step, and at 1e-6 that share was as large as the
 method's. A last table gives our error alone by step and Dmax for the first N, down to Blender's
-default step (1/240 s), with Richardson's combination at two steps and the wall time of each: what the
-high accuracy costs. Beside each h stands Stormer-Verlet on the exact pendulum: the same order in the
-one coordinate without chords (benchmarks/looping_pendulum.py shows the chords' share).
+default step (1/240 s), with Richardson's combination at two steps, the impulses' levers a third and
+two thirds along each step (setting `levers`) and the wall time of each: what the high accuracy costs.
+Beside each h stands Stormer-Verlet on the exact pendulum: the same order in the one coordinate
+without chords (benchmarks/looping_pendulum.py shows the chords' share, which the levers at thirds
+take out).
     python benchmarks/a02_n_four_bar.py [--n 10 40] [--repeats 3] [--duration 10]
 """
 import argparse
@@ -83,12 +86,12 @@ def crank_angle(centre) -> float:
 
 
 class Ours:
-    def __init__(self, n: int, dmax: float = DMAX, extrapolation: str = "none", h: float = H):
-        """extrapolation "richardson": Schmitt §8's combination of a step and two half steps."""
-        data = n_four_bar(n, h=h, dmax=dmax)
-        data["settings"]["extrapolation"] = extrapolation
+    def __init__(self, n: int, dmax: float = DMAX, extrapolation: str = "none", h: float = H, levers: str = "start"):
+        """extrapolation "richardson": Schmitt §8's combination of a step and two half steps; levers
+        "thirds": the impulses' levers a third and two thirds along each step."""
+        data = n_four_bar(n, h=h, dmax=dmax, extrapolation=extrapolation, levers=levers)
         self.name = "MechBake" + (", Richardson" if extrapolation != "none" else "") + (
-            f", Dmax {dmax:g}" if dmax != DMAX else "")
+            ", levers at thirds" if levers != "start" else "") + (f", Dmax {dmax:g}" if dmax != DMAX else "")
         self.model = Model.from_dict(data)
         self.counts = (len(self.model.body_names) - 1, len(self.model.joint_names))
 
@@ -155,19 +158,20 @@ def error_by_step(n: int, duration: float, repeats: int) -> list:
     coordinate that has no chords (our links fly straight between steps and are pulled back onto
     their circles, as RATTLE's do: benchmarks/looping_pendulum.py)."""
     rows = []
-    runs = [(label, h, dmax, "none") for label, h in (
-        ("0.01", 0.01), ("0.005", 0.005), ("1/240 (Blender: 24 fps x 10)", 1 / 240), ("1/300", 1 / 300),
-        ("0.0025", 0.0025)) for dmax in (OLD_DMAX, DMAX)]
-    runs += [(label, h, DMAX, "richardson") for label, h in (("0.01", 0.01), ("0.005", 0.005))]
-    for label, h, dmax, extrapolation in runs:
+    steps_to_try = (("0.01", 0.01), ("0.005", 0.005), ("1/240 (Blender: 24 fps x 10)", 1 / 240), ("1/300", 1 / 300),
+                    ("0.0025", 0.0025))
+    runs = [(label, h, dmax, "none", "start") for label, h in steps_to_try for dmax in (OLD_DMAX, DMAX)]
+    runs += [(label, h, DMAX, "richardson", "start") for label, h in steps_to_try[:2]]
+    runs += [(label, h, DMAX, "none", "thirds") for label, h in steps_to_try]
+    for label, h, dmax, extrapolation, levers in runs:
         steps = int(round(duration / h))
         exact = np.array(parallelogram_crank_angles(n, h, steps, REFERENCE_SUBSTEPS))
         verlet = np.abs(np.array(parallelogram_verlet_angles(n, h, steps)) - exact).max()
-        ours = Ours(n, dmax, extrapolation, h)
+        ours = Ours(n, dmax, extrapolation, h, levers)
         wall = best_wall_time(lambda: ours.run(duration), repeats) if dmax == DMAX else math.nan
         angles, _, sim = ours.trace(duration)
         deviation = np.abs(angles - exact)
-        rows.append([n, label, f"{dmax:g}", extrapolation, f"{deviation.max():.2e}", f"{deviation[-1]:.2e}",
+        rows.append([n, label, f"{dmax:g}", extrapolation, levers, f"{deviation.max():.2e}", f"{deviation[-1]:.2e}",
                      f"{verlet:.2e}", f"{sim.stats['solves'] / sim.stats['steps']:.2f}", f"{wall:.3f}"])
     return rows
 
@@ -186,7 +190,7 @@ def main() -> None:
         # MuJoCo's defaults, then its stiffest connects at this step (time constant 2h, critically damped)
         # ... ours at the old default Dmax, and at IFToMM's high accuracy: the O(h^2) phase lead cancelled (§8)
         for peer in (Ours(n), MuJoCo(n), MuJoCo(n, solref=f"{2 * H:g} 1"), Ours(n, OLD_DMAX),
-                     Ours(n, extrapolation="richardson")):
+                     Ours(n, extrapolation="richardson"), Ours(n, levers="thirds")):
             peer.run(H)  # warm-up: our kernels load (or compile) here, not in the timing
             # MuJoCo's runs take milliseconds: ten times as many of them cost nothing and keep the ratio steady
             repeats = args.repeats if isinstance(peer, Ours) else 10 * args.repeats
@@ -210,7 +214,8 @@ def main() -> None:
            "velocity solves per step"], our_rows)
     table(f"MechBake's first crank against the exact angle by step and Dmax, N = {args.n[0]}, {args.duration:g} s "
           f"(the library's high accuracy: {HIGH_ACCURACY} rad); wall time at the default Dmax, best of {args.repeats}",
-          ["N", "h s", "Dmax m", "extrapolation", "worst off", "off at end", "Stormer-Verlet on theta: worst off",
+          ["N", "h s", "Dmax m", "extrapolation", "levers", "worst off", "off at end",
+           "Stormer-Verlet on theta: worst off",
            "sweeps per step", "wall s"], error_by_step(args.n[0], args.duration, args.repeats))
 
 

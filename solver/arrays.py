@@ -56,7 +56,9 @@ ModelArrays = namedtuple("ModelArrays", [
 ])
 
 SolverSettings = namedtuple("SolverSettings", [
-    "dmax", "vmax", "taylor_order", "max_corrections", "solver", "velocity_correction"])
+    "dmax", "vmax", "taylor_order", "max_corrections", "solver", "velocity_correction",
+    "levers",  # kernels/correction.START or THIRDS
+])
 
 StateArrays = namedtuple("StateArrays", [
     "position",  # (n, 3) centre of mass, world
@@ -132,13 +134,15 @@ WorkArrays = namedtuple("WorkArrays", [
     "velocity_accumulated",  # (D,) of the velocity correction
     "joint_scratch",  # (8, 3) workspace of one joint's equations (kernels/joints)
     "coordinate_raw",  # (q,) joint coordinates before unwrapping (correction.axis_coordinates)
+    "lever_flight",  # FlightArrays: the flight to where the impulses take their levers (settings.levers "thirds")
+    "lever_rows",  # RowArrays: the rows there
 ])
 
 
 def solver_settings(settings) -> SolverSettings:
     return SolverSettings(float(settings.dmax), float(settings.vmax), int(settings.taylor_order),
                           int(settings.max_corrections), 0 if settings.solver == "system" else 1,
-                          bool(settings.velocity_correction))
+                          bool(settings.velocity_correction), 0 if settings.levers == "start" else 1)
 
 
 def row_arrays(model) -> RowArrays:
@@ -176,4 +180,4 @@ def work_arrays(model) -> WorkArrays:
     a = model.arrays
     q, d = len(a.axis_joint), len(a.drive_kind)
     return WorkArrays(np.zeros(len(a.row_joint)), np.zeros(len(a.joint_kind)), np.zeros(q), np.zeros(q),
-                      np.zeros(d), np.zeros(d), np.zeros((8, 3)), np.zeros(q))
+                      np.zeros(d), np.zeros(d), np.zeros((8, 3)), np.zeros(q), flight_arrays(model), row_arrays(model))

@@ -27,6 +27,7 @@ WORLD = "world"
 SOLVERS = ("iterative", "system")
 EXTRAPOLATIONS = ("none", "richardson")
 CONTACT_METHODS = ("impulse", "lcp")
+LEVERS = ("start", "thirds")
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,11 @@ class Settings:
     solver: str = "system"  # "iterative" (§5) or "system" (§7)
     max_corrections: int = 200  # correction sweeps per step before the step is halved
     extrapolation: str = "none"  # "richardson": §8's -1/3 p(h) + 4/3 p(h/2, h/2)
+    # where the joints' impulses take their levers and directions: "start", Schmitt's (the step's start for
+    # the joint correction, its end for the velocity correction: RATTLE's chords, whose share of the error
+    # grows with how far a link turns in a step), or "thirds", a third and two thirds of the way along the
+    # step's flight (kernels/correction.py)
+    levers: str = "start"
     contact_method: str = "impulse"  # "impulse" (Schmitt §11) or "lcp" (Stewart-Trinkle)
     friction_directions: int = 8  # edges of the polyhedral friction cone of the LCP
 
@@ -60,6 +66,7 @@ class Settings:
             solver=reader.string("solver", default.solver, choices=SOLVERS),
             max_corrections=reader.integer("max_corrections", default.max_corrections, minimum=1, maximum=10**6),
             extrapolation=reader.string("extrapolation", default.extrapolation, choices=EXTRAPOLATIONS),
+            levers=reader.string("levers", default.levers, choices=LEVERS),
             contact_method=reader.string("contact_method", default.contact_method, choices=CONTACT_METHODS),
             friction_directions=reader.integer("friction_directions", default.friction_directions, minimum=3,
                                                maximum=64),

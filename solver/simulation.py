@@ -309,6 +309,7 @@ class Simulation:
             if failure is not None:
                 return failure
         self._fly(h)
+        k.prepare_velocity_levers(self._arrays, self._settings, arrays, self._flight, self._work)
         finite = k.advance(self._arrays, self._settings, arrays, self._rows, self._flight, self._work, h)
         state.time = float(arrays.time[0])
         self._flight_valid = False

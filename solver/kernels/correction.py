@@ -13,7 +13,7 @@ from ..drives import MOTOR_POSITION, MOTOR_VELOCITY
 from ..stepping import GROW_AFTER, MAX_HALVINGS, MAX_SUBSTEPS
 from . import joints, rows as joint_rows
 from .drives import apply_explicit_forces, drive_velocities, has_loop_drives, solve_loop_drives, unstable_explicit_spring
-from .flight import fly, land
+from .flight import fly, land, steady_increment
 from .jit import borrowing_kernel
 from .rows import SYSTEM
 
@@ -27,6 +27,21 @@ DONE = 0
 GAP = 1  # a joint's gap grew or did not close within max_corrections: (joint, gap)
 NON_FINITE = 2  # the state became infinite or NaN: (the worst joint, inf)
 STIFF_SPRING = 3  # an impulse spring too stiff for the step (drive_axis's drive, its k h^2 s / 4 + c h s / 2)
+# settings.levers: where the joints' impulses take their levers and directions. START is Schmitt's: the
+# joint correction's at the step's start, the velocity correction's at its end. That is RATTLE's step (for
+# a particle, benchmarks/looping_pendulum.py): each body flies a chord and is pulled back onto its
+# circle, which lands a link turning by d = omega h a step d^3 / 6 ahead of the arc's end, a phase lead
+# that grows with how far links turn in a step. THIRDS takes the joint correction's rows a third of the
+# way along the step's flight and the velocity correction's two thirds along it: that lands the link at
+# the arc's end with its speed kept (d^3 (1/6 - a / 2) ahead, the speed times 1 + d^2 (1 - a - b) / 2, for
+# fractions a and b), and since a = 1 - b the step stays its own adjoint (symmetric). The velocity
+# correction still drives the rates at the step's end (J(t + h) v) to 0, through impulses along the
+# rows at two thirds of the chord to where the step lands; the joint correction's rows are a third of
+# the way to its first look-ahead (the correction moves that point by O(h^2), which costs O(h^4)).
+START, THIRDS = 0, 1
+# The rows two thirds along close the rates at the step's end by a factor of about the angle a link
+# turns in a step each solve; one that closes them by less than this hands over to the end's rows.
+SLOW_CLOSING = 0.5
 # why advance_steps stopped short: the step took more than MAX_SUBSTEPS sub-steps, or was halved below
 # h / 2^MAX_HALVINGS
 TOO_MANY_SUBSTEPS, TOO_SHORT = 1, 2
@@ -180,6 +195,39 @@ def correct_joints_and_drives(model, settings, state, rows, flight, work, h, sta
 
 
 @borrowing_kernel
+def build_lever_rows(model, settings, state, flight, work, fraction):
+    """work.lever_rows: every row where the bodies are `fraction` of the way from the state to the
+    look-ahead `flight` (settings.levers THIRDS): centres of mass along the chord, rotations along the
+    shortest turn between (a body's own turn, R0 exp(fraction log(R0^T R1))). The chord, not the
+    flight's parabola: the two differ by g h^2 / 9 at two thirds, which would tilt the velocity
+    correction's impulse by as much as the chords it takes out."""
+    lever = work.lever_flight
+    relative, turn, vector = lever.derivatives[0], lever.increment, lever.omega_body
+    for b in range(state.position.shape[0]):
+        for i in range(3):
+            lever.position[b, i] = state.position[b, i] + fraction * (flight.position[b, i] - state.position[b, i])
+            for k in range(3):  # R0^T R1
+                relative[i, k] = (state.rotation[b, 0, i] * flight.rotation[b, 0, k]
+                                  + state.rotation[b, 1, i] * flight.rotation[b, 1, k]
+                                  + state.rotation[b, 2, i] * flight.rotation[b, 2, k])
+        # its rotation vector: sin(angle) axis from the antisymmetric part, the angle by atan2
+        vector[0] = 0.5 * (relative[2, 1] - relative[1, 2])
+        vector[1] = 0.5 * (relative[0, 2] - relative[2, 0])
+        vector[2] = 0.5 * (relative[1, 0] - relative[0, 1])
+        sine = np.sqrt(vector[0] ** 2 + vector[1] ** 2 + vector[2] ** 2)
+        if sine > 0.0:
+            angle = np.arctan2(sine, 0.5 * (relative[0, 0] + relative[1, 1] + relative[2, 2] - 1.0))
+            for i in range(3):
+                vector[i] *= angle / sine
+        steady_increment(vector, fraction, turn)
+        for i in range(3):
+            for k in range(3):
+                lever.rotation[b, i, k] = (state.rotation[b, i, 0] * turn[0, k] + state.rotation[b, i, 1] * turn[1, k]
+                                           + state.rotation[b, i, 2] * turn[2, k])
+    joint_rows.build(model, settings.solver, lever.position, lever.rotation, work.lever_rows)
+
+
+@borrowing_kernel
 def correct_positions(model, settings, state, rows, flight, work, h, stats):
     """P-steps 1 and 2 with the loop drives, until every joint's look-ahead gap is below Dmax.
     Returns (converged, worst joint, its gap); not converged asks the caller to halve h (Schmitt §5:
@@ -190,15 +238,18 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats):
     if model.row_joint.shape[0] == 0 and not loop_drives:
         fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
         return True, -1, 0.0
+    impulse_rows = work.lever_rows if settings.levers == THIRDS else rows
     first_worst = -1.0
     worst_joint, worst_gap = -1, 0.0
-    for _ in range(settings.max_corrections):
+    for sweep in range(settings.max_corrections):
         worst_joint, worst_gap, first_worst, going = watched_look(model, settings, state, rows, flight, work, h,
                                                                   first_worst)
         if not going:
             return False, worst_joint, worst_gap
-        corrected, drive_change = correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats,
-                                                            loop_drives)
+        if sweep == 0 and settings.levers == THIRDS:  # a third along the chord to the first look-ahead
+            build_lever_rows(model, settings, state, flight, work, 1.0 / 3.0)
+        corrected, drive_change = correct_joints_and_drives(model, settings, state, impulse_rows, flight, work, h,
+                                                            stats, loop_drives)
         if corrected == 0 and drive_change < settings.dmax:
             if drive_change > 0.0:  # the drives moved the bodies after the last look-ahead
                 fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
@@ -210,13 +261,17 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats):
 def correct_velocities(model, settings, state, rows, work, h, stats):
     """Schmitt P-step 4: complementary impulses until no joint's rate exceeds Vmax. Limits that are
     reached take part as one-sided rows, motors with what is left of their budget for the step (the
-    drive impulses the position correction spent, work.accumulated)."""
+    drive impulses the position correction spent, work.accumulated). The rates are those of `rows`
+    (the step's end); with settings.levers THIRDS the joints' impulses act along work.lever_rows,
+    which prepare_velocity_levers built."""
     velocity_accumulated = work.velocity_accumulated
     for k in range(model.drive_kind.shape[0]):
         motor = model.drive_kind[k] == MOTOR_POSITION or model.drive_kind[k] == MOTOR_VELOCITY
         velocity_accumulated[k] = work.accumulated[k] if motor else 0.0
     twist = state.twist
+    impulse_rows = work.lever_rows if settings.levers == THIRDS else rows
     rates = work.errors  # reused: row rates instead of row errors
+    previous = np.inf
     for _ in range(settings.max_corrections):
         joint_rows.rates(model, rows, twist, rates)
         worst = joint_gaps(model, rates, work.gaps)
@@ -225,19 +280,32 @@ def correct_velocities(model, settings, state, rows, work, h, stats):
                                         state.time[0], h, settings.dmax)
         if largest < settings.vmax and drive_change < settings.vmax:
             return
+        if largest > SLOW_CLOSING * previous:
+            # near a singular position the rows two thirds along do not close the rates at the end
+            # (their K is near singular where the end's is not): the end's own rows finish the step
+            impulse_rows = rows
+        previous = largest
         if settings.solver == SYSTEM:
-            joint_rows.solve_system(model, rows, rates)
+            joint_rows.solve_system(model, impulse_rows, rates)
             for r in range(rates.shape[0]):
-                rows.solution[r] *= -1.0
-            joint_rows.apply_row_impulses(model, rows, rows.solution, twist)
+                impulse_rows.solution[r] *= -1.0
+            joint_rows.apply_row_impulses(model, impulse_rows, impulse_rows.solution, twist)
             stats[VELOCITY_SOLVES] += 1
         else:
             for colour in range(model.color_start.shape[0] - 1):
                 if colour > 0:
                     joint_rows.rates(model, rows, twist, rates)
                 for k in range(model.color_start[colour], model.color_start[colour + 1]):
-                    _correct_joint(model, rows, twist, model.color_joint[k], rates, 1.0)
+                    _correct_joint(model, impulse_rows, twist, model.color_joint[k], rates, 1.0)
                 stats[VELOCITY_SOLVES] += 1
+
+
+@borrowing_kernel
+def prepare_velocity_levers(model, settings, state, flight, work):
+    """With settings.levers THIRDS, after the joint correction and before P-step 3 (`flight` is where
+    the step lands): the rows two thirds of the way there, for the velocity correction's impulses."""
+    if settings.levers == THIRDS and settings.velocity_correction and model.row_joint.shape[0] > 0:
+        build_lever_rows(model, settings, state, flight, work, 2.0 / 3.0)
 
 
 @borrowing_kernel
@@ -279,6 +347,7 @@ def substep(model, settings, state, rows, flight, work, h, stats):
     converged, worst_joint, worst_gap = correct_positions(model, settings, state, rows, flight, work, h, stats)
     if not converged:
         return GAP, worst_joint, worst_gap
+    prepare_velocity_levers(model, settings, state, flight, work)
     if not advance(model, settings, state, rows, flight, work, h):
         return NON_FINITE, worst_joint, np.inf
     if settings.velocity_correction:

@@ -86,6 +86,7 @@ BAD = [
     (("joints", 0, "spring"), {"stiffness": 5, "method": "rk4"}, "field 'method' must be one of"),
     (("settings", "h"), 0.0, "settings: field 'h' must be positive"),
     (("settings", "solver"), "magic", "settings: field 'solver'"),
+    (("settings", "levers"), "middle", "settings: field 'levers' must be one of"),
     (("settings", "taylor_order"), 2.5, "settings: field 'taylor_order' must be a whole number"),
     (("gravity",), [0, 0, "down"], "field 'gravity'"),
 ]
