@@ -136,6 +136,7 @@ WorkArrays = namedtuple("WorkArrays", [
     "coordinate_raw",  # (q,) joint coordinates before unwrapping (correction.axis_coordinates)
     "lever_flight",  # FlightArrays: the flight to where the impulses take their levers (settings.levers "thirds")
     "lever_rows",  # RowArrays: the rows there
+    "twist_before",  # (n, 6) the twist before the joint correction's first sweep (levers at thirds)
 ])
 
 
@@ -180,4 +181,5 @@ def work_arrays(model) -> WorkArrays:
     a = model.arrays
     q, d = len(a.axis_joint), len(a.drive_kind)
     return WorkArrays(np.zeros(len(a.row_joint)), np.zeros(len(a.joint_kind)), np.zeros(q), np.zeros(q),
-                      np.zeros(d), np.zeros(d), np.zeros((8, 3)), np.zeros(q), flight_arrays(model), row_arrays(model))
+                      np.zeros(d), np.zeros(d), np.zeros((8, 3)), np.zeros(q), flight_arrays(model), row_arrays(model),
+                      np.zeros((len(a.body_inv_mass), 6)))

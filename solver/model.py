@@ -48,7 +48,7 @@ class Settings:
     # where the joints' impulses take their levers and directions: "start", Schmitt's (the step's start for
     # the joint correction, its end for the velocity correction: RATTLE's chords, whose share of the error
     # grows with how far a link turns in a step), or "thirds", a third and two thirds of the way along the
-    # step's flight (kernels/correction.py)
+    # step's chord, with the system solver (kernels/correction.py)
     levers: str = "start"
     contact_method: str = "impulse"  # "impulse" (Schmitt §11) or "lcp" (Stewart-Trinkle)
     friction_directions: int = 8  # edges of the polyhedral friction cone of the LCP

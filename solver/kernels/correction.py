@@ -36,12 +36,18 @@ STIFF_SPRING = 3  # an impulse spring too stiff for the step (drive_axis's drive
 # the arc's end with its speed kept (d^3 (1/6 - a / 2) ahead, the speed times 1 + d^2 (1 - a - b) / 2, for
 # fractions a and b), and since a = 1 - b the step stays its own adjoint (symmetric). The velocity
 # correction still drives the rates at the step's end (J(t + h) v) to 0, through impulses along the
-# rows at two thirds of the chord to where the step lands; the joint correction's rows are a third of
-# the way to its first look-ahead (the correction moves that point by O(h^2), which costs O(h^4)).
+# rows at two thirds of the chord to where the step lands. The joint correction's rows are a third of
+# the way there too: its first sweep guesses the landing from the bodies' own velocities, and its
+# second starts over from the step's start along the rows a third of the way to the look-ahead the
+# first one corrected. With the system solver only (levers_at_thirds).
 START, THIRDS = 0, 1
 # The rows two thirds along close the rates at the step's end by a factor of about the angle a link
 # turns in a step each solve; one that closes them by less than this hands over to the end's rows.
 SLOW_CLOSING = 0.5
+# ... and close them this far below Vmax (about one more solve): the rates they leave are on the same
+# side step after step, and stopped at Vmax they drifted a spinning dumbbell's angular momentum and
+# energy by 2e-7 a second (1e-12 now, as with the levers at the ends)
+LEVER_TIGHTNESS = 1e-3
 # why advance_steps stopped short: the step took more than MAX_SUBSTEPS sub-steps, or was halved below
 # h / 2^MAX_HALVINGS
 TOO_MANY_SUBSTEPS, TOO_SHORT = 1, 2
@@ -195,17 +201,22 @@ def correct_joints_and_drives(model, settings, state, rows, flight, work, h, sta
 
 
 @borrowing_kernel
-def build_lever_rows(model, settings, state, flight, work, fraction):
-    """work.lever_rows: every row where the bodies are `fraction` of the way from the state to the
-    look-ahead `flight` (settings.levers THIRDS): centres of mass along the chord, rotations along the
-    shortest turn between (a body's own turn, R0 exp(fraction log(R0^T R1))). The chord, not the
-    flight's parabola: the two differ by g h^2 / 9 at two thirds, which would tilt the velocity
-    correction's impulse by as much as the chords it takes out."""
+def build_lever_rows(model, settings, state, flight, work, fraction, h):
+    """work.lever_rows: every row `fraction` of the way from the state to the look-ahead `flight`
+    (settings.levers THIRDS): rotations along the shortest turn between the two (R0 exp(fraction
+    log(R0^T R1))), centres of mass along the chord. The chord, not the flight's parabola: the two
+    differ by g h^2 / 9 at two thirds, which would tilt the velocity correction's impulses by as much
+    as the chords they take out. With h > 0 (the joint correction, whose look-ahead has not been
+    corrected yet and still falls by gravity) the centres go fraction h along their own velocity
+    instead: a resting body keeps its levers, so a held load's balance does not move with h."""
     lever = work.lever_flight
     relative, turn, vector = lever.derivatives[0], lever.increment, lever.omega_body
     for b in range(state.position.shape[0]):
         for i in range(3):
-            lever.position[b, i] = state.position[b, i] + fraction * (flight.position[b, i] - state.position[b, i])
+            if h > 0.0:
+                lever.position[b, i] = state.position[b, i] + fraction * h * state.twist[b, i]
+            else:
+                lever.position[b, i] = state.position[b, i] + fraction * (flight.position[b, i] - state.position[b, i])
             for k in range(3):  # R0^T R1
                 relative[i, k] = (state.rotation[b, 0, i] * flight.rotation[b, 0, k]
                                   + state.rotation[b, 1, i] * flight.rotation[b, 1, k]
@@ -228,6 +239,22 @@ def build_lever_rows(model, settings, state, flight, work, fraction):
 
 
 @borrowing_kernel
+def _keep_twist(source, target):
+    for b in range(source.shape[0]):
+        for i in range(6):
+            target[b, i] = source[b, i]
+
+
+@borrowing_kernel
+def levers_at_thirds(model, settings):
+    """Whether this run's joint impulses take their levers at thirds: settings.levers THIRDS with the
+    system solver. The iterative solver's sweeps project one joint at a time, and along rows that are
+    not the step end's their order decides where they stop: they lose energy (a double pendulum
+    0.31 J in 3 s), so its levers stay at the step's ends."""
+    return settings.levers == THIRDS and settings.solver == SYSTEM
+
+
+@borrowing_kernel
 def correct_positions(model, settings, state, rows, flight, work, h, stats):
     """P-steps 1 and 2 with the loop drives, until every joint's look-ahead gap is below Dmax.
     Returns (converged, worst joint, its gap); not converged asks the caller to halve h (Schmitt §5:
@@ -238,7 +265,8 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats):
     if model.row_joint.shape[0] == 0 and not loop_drives:
         fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
         return True, -1, 0.0
-    impulse_rows = work.lever_rows if settings.levers == THIRDS else rows
+    thirds = levers_at_thirds(model, settings)
+    impulse_rows = work.lever_rows if thirds else rows
     first_worst = -1.0
     worst_joint, worst_gap = -1, 0.0
     for sweep in range(settings.max_corrections):
@@ -246,8 +274,21 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats):
                                                                   first_worst)
         if not going:
             return False, worst_joint, worst_gap
-        if sweep == 0 and settings.levers == THIRDS:  # a third along the chord to the first look-ahead
-            build_lever_rows(model, settings, state, flight, work, 1.0 / 3.0)
+        if thirds and sweep == 0:  # a first guess of where the step lands: the bodies' own velocities
+            build_lever_rows(model, settings, state, flight, work, 1.0 / 3.0, h)
+            _keep_twist(state.twist, work.twist_before)
+        elif thirds and sweep == 1:
+            # one correction has brought the look-ahead to where the step lands, to O(h^3): the rows
+            # a third of the way there, and the correction again from the step's start along them
+            # (a resting arm held by a servo at its limit turns within the step, and its balance
+            # moved by 1.2e-5 rad with the guess's levers)
+            build_lever_rows(model, settings, state, flight, work, 1.0 / 3.0, 0.0)
+            _keep_twist(work.twist_before, state.twist)
+            work.accumulated[:] = 0.0
+            worst_joint, worst_gap, first_worst, going = watched_look(model, settings, state, rows, flight, work, h,
+                                                                      first_worst)
+            if not going:
+                return False, worst_joint, worst_gap
         corrected, drive_change = correct_joints_and_drives(model, settings, state, impulse_rows, flight, work, h,
                                                             stats, loop_drives)
         if corrected == 0 and drive_change < settings.dmax:
@@ -269,7 +310,8 @@ def correct_velocities(model, settings, state, rows, work, h, stats):
         motor = model.drive_kind[k] == MOTOR_POSITION or model.drive_kind[k] == MOTOR_VELOCITY
         velocity_accumulated[k] = work.accumulated[k] if motor else 0.0
     twist = state.twist
-    impulse_rows = work.lever_rows if settings.levers == THIRDS else rows
+    on_levers = levers_at_thirds(model, settings)
+    impulse_rows = work.lever_rows if on_levers else rows
     rates = work.errors  # reused: row rates instead of row errors
     previous = np.inf
     for _ in range(settings.max_corrections):
@@ -278,12 +320,13 @@ def correct_velocities(model, settings, state, rows, work, h, stats):
         largest = work.gaps[worst] if worst >= 0 else 0.0
         drive_change = drive_velocities(model, rows, twist, state.axis_coordinate, velocity_accumulated,
                                         state.time[0], h, settings.dmax)
-        if largest < settings.vmax and drive_change < settings.vmax:
+        limit = LEVER_TIGHTNESS * settings.vmax if on_levers else settings.vmax
+        if largest < limit and drive_change < settings.vmax:
             return
         if largest > SLOW_CLOSING * previous:
             # near a singular position the rows two thirds along do not close the rates at the end
             # (their K is near singular where the end's is not): the end's own rows finish the step
-            impulse_rows = rows
+            impulse_rows, on_levers = rows, False
         previous = largest
         if settings.solver == SYSTEM:
             joint_rows.solve_system(model, impulse_rows, rates)
@@ -304,8 +347,8 @@ def correct_velocities(model, settings, state, rows, work, h, stats):
 def prepare_velocity_levers(model, settings, state, flight, work):
     """With settings.levers THIRDS, after the joint correction and before P-step 3 (`flight` is where
     the step lands): the rows two thirds of the way there, for the velocity correction's impulses."""
-    if settings.levers == THIRDS and settings.velocity_correction and model.row_joint.shape[0] > 0:
-        build_lever_rows(model, settings, state, flight, work, 2.0 / 3.0)
+    if levers_at_thirds(model, settings) and settings.velocity_correction and model.row_joint.shape[0] > 0:
+        build_lever_rows(model, settings, state, flight, work, 2.0 / 3.0, 0.0)
 
 
 @borrowing_kernel

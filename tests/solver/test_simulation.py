@@ -46,13 +46,14 @@ def test_contradictory_constraints_raise_simulation_diverged_naming_time_and_joi
     assert np.isfinite(sim.position("arm")).all()  # the state is the last good one, never NaN
 
 
-def test_a_step_that_cannot_be_taken_ends_in_a_named_error_after_bounded_work():
+@pytest.mark.parametrize("levers", ["start", "thirds"])
+def test_a_step_that_cannot_be_taken_ends_in_a_named_error_after_bounded_work(levers):
     """Under a gravity of 1e12 m/s² no step short enough keeps the rod on its pivot: the run stops with
     SimulationDiverged naming the joint once a step has used its budget of sub-steps, instead of halving for
     minutes (issue 10, item 3)."""
     data = mechanisms.pendulum()
     data["gravity"] = [0.0, 0.0, -1e12]
-    sim = simulate(data)
+    sim = simulate(data, levers=levers)
     with pytest.raises(SimulationDiverged, match=r"joint 'rod' kept a gap of [0-9.e+-]+ m \(the step needed more "
                                                  r"than 4096 sub-steps\)") as caught:
         sim.run(1.0)
