@@ -21,6 +21,7 @@ import numpy as np
 from common import table
 
 import mechanisms
+from measure import arm_under_torque
 from mechbake.solver import Model, Simulation
 
 GRAVITY, LENGTH = 9.81, 1.0
@@ -33,20 +34,9 @@ def angle_of(position) -> float:
 
 
 def exact(start: float, rate: float, h: float, steps: int) -> np.ndarray:
-    """theta'' = -g / L sin(theta) by RK4 at h / REFERENCE_SUBSTEPS."""
-    def slope(y):
-        return np.array([y[1], -GRAVITY / LENGTH * math.sin(y[0])])
-
-    y, dt, out = np.array([start, rate]), h / REFERENCE_SUBSTEPS, [start]
-    for _ in range(steps):
-        for _ in range(REFERENCE_SUBSTEPS):
-            k1 = slope(y)
-            k2 = slope(y + 0.5 * dt * k1)
-            k3 = slope(y + 0.5 * dt * k2)
-            k4 = slope(y + dt * k3)
-            y = y + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-        out.append(y[0])
-    return np.array(out)
+    """theta'' = -g / L sin(theta) by RK4 at h / REFERENCE_SUBSTEPS (measure.arm_under_torque: m = 1 kg)."""
+    angles = arm_under_torque(LENGTH**2, GRAVITY * LENGTH, 0.0, 0.0, start, steps * h, h / REFERENCE_SUBSTEPS, rate)
+    return np.array(angles[::REFERENCE_SUBSTEPS])
 
 
 def verlet_in_the_angle(start: float, rate: float, h: float, steps: int) -> np.ndarray:

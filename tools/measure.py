@@ -61,9 +61,10 @@ def servo_reach_time(inertia: float, gravity_torque: float, max_torque: float, t
 
 
 def arm_under_torque(inertia: float, gravity_torque: float, torque: float, brake: float, start: float,
-                     duration: float, dt: float = 1e-4) -> list[float]:
-    """θ every dt of an arm from rest at `start` under a constant torque: I θ'' = T - m g d sin θ - C θ' (RK4)."""
-    y, out = [start, 0.0], [start]
+                     duration: float, dt: float = 1e-4, rate: float = 0.0) -> list[float]:
+    """θ every dt of an arm from `start` (turning at `rate`, from rest by default) under a constant torque:
+    I θ'' = T - m g d sin θ - C θ' (RK4)."""
+    y, out = [start, rate], [start]
     for _ in range(int(round(duration / dt))):
         y = _rk4(lambda s: [s[1], (torque - gravity_torque * math.sin(s[0]) - brake * s[1]) / inertia], y, dt)
         out.append(y[0])
