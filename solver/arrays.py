@@ -137,6 +137,8 @@ WorkArrays = namedtuple("WorkArrays", [
     "lever_flight",  # FlightArrays: the flight to where the impulses take their levers (settings.levers "thirds")
     "lever_rows",  # RowArrays: the rows there
     "twist_before",  # (n, 6) the twist before the joint correction's first sweep (levers at thirds)
+    "levers_ready",  # (1,) bool: this step's joint correction took its levers at thirds, so the velocity
+    #                  correction takes its at two thirds (not after the contact loop's, at the step's start)
 ])
 
 
@@ -182,4 +184,4 @@ def work_arrays(model) -> WorkArrays:
     q, d = len(a.axis_joint), len(a.drive_kind)
     return WorkArrays(np.zeros(len(a.row_joint)), np.zeros(len(a.joint_kind)), np.zeros(q), np.zeros(q),
                       np.zeros(d), np.zeros(d), np.zeros((8, 3)), np.zeros(q), flight_arrays(model), row_arrays(model),
-                      np.zeros((len(a.body_inv_mass), 6)))
+                      np.zeros((len(a.body_inv_mass), 6)), np.zeros(1, dtype=np.bool_))

@@ -45,7 +45,10 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     """The loop of sweeps: look ahead, correct the joints (and the loop drives), one projected
     Gauss-Seidel pass over the contacts; it ends when no joint is off by Dmax, the drives have
     settled and the contact impulses change by less than `tightness` Dmax. Returns (converged, the
-    worst joint, its gap, passes made, whether the last look-ahead still holds)."""
+    worst joint, its gap, passes made, whether the last look-ahead still holds). The joints' impulses
+    take their levers at the step's start here, whatever settings.levers says (and so the velocity
+    correction's at its end: work.levers_ready)."""
+    work.levers_ready[0] = False
     m = body.shape[0]
     gap_h, slip_h = np.empty(m), np.empty((m, 2))
     rates_at_look = np.empty((m, 3))

@@ -263,9 +263,11 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats):
     sub-step clears."""
     loop_drives = has_loop_drives(model)
     if model.row_joint.shape[0] == 0 and not loop_drives:
+        work.levers_ready[0] = False
         fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
         return True, -1, 0.0
     thirds = levers_at_thirds(model, settings)
+    work.levers_ready[0] = thirds
     impulse_rows = work.lever_rows if thirds else rows
     first_worst = -1.0
     worst_joint, worst_gap = -1, 0.0
@@ -303,14 +305,14 @@ def correct_velocities(model, settings, state, rows, work, h, stats):
     """Schmitt P-step 4: complementary impulses until no joint's rate exceeds Vmax. Limits that are
     reached take part as one-sided rows, motors with what is left of their budget for the step (the
     drive impulses the position correction spent, work.accumulated). The rates are those of `rows`
-    (the step's end); with settings.levers THIRDS the joints' impulses act along work.lever_rows,
-    which prepare_velocity_levers built."""
+    (the step's end); after a joint correction at thirds (work.levers_ready) the joints' impulses
+    act along work.lever_rows, which prepare_velocity_levers built."""
     velocity_accumulated = work.velocity_accumulated
     for k in range(model.drive_kind.shape[0]):
         motor = model.drive_kind[k] == MOTOR_POSITION or model.drive_kind[k] == MOTOR_VELOCITY
         velocity_accumulated[k] = work.accumulated[k] if motor else 0.0
     twist = state.twist
-    on_levers = levers_at_thirds(model, settings)
+    on_levers = work.levers_ready[0]
     impulse_rows = work.lever_rows if on_levers else rows
     rates = work.errors  # reused: row rates instead of row errors
     previous = np.inf
@@ -346,8 +348,11 @@ def correct_velocities(model, settings, state, rows, work, h, stats):
 @borrowing_kernel
 def prepare_velocity_levers(model, settings, state, flight, work):
     """With settings.levers THIRDS, after the joint correction and before P-step 3 (`flight` is where
-    the step lands): the rows two thirds of the way there, for the velocity correction's impulses."""
-    if levers_at_thirds(model, settings) and settings.velocity_correction and model.row_joint.shape[0] > 0:
+    the step lands): the rows two thirds of the way there, for the velocity correction's impulses.
+    Only after a joint correction that took its levers at thirds (work.levers_ready): the contact
+    loop's takes them at the step's start, and two thirds after that gained a spinning arm sliding on
+    the floor 8.6 % of its energy a second (the pair must add up to one)."""
+    if work.levers_ready[0] and settings.velocity_correction and model.row_joint.shape[0] > 0:
         build_lever_rows(model, settings, state, flight, work, 2.0 / 3.0, 0.0)
 
 
