@@ -21,7 +21,7 @@ import numpy as np
 from common import table
 
 import mechanisms
-from measure import arm_under_torque
+from measure import arm_under_torque, verlet_angles
 from mechbake.solver import Model, Simulation
 
 GRAVITY, LENGTH = 9.81, 1.0
@@ -40,13 +40,7 @@ def exact(start: float, rate: float, h: float, steps: int) -> np.ndarray:
 
 
 def verlet_in_the_angle(start: float, rate: float, h: float, steps: int) -> np.ndarray:
-    angle, out = start, [start]
-    for _ in range(steps):
-        rate -= 0.5 * h * GRAVITY / LENGTH * math.sin(angle)
-        angle += h * rate
-        rate -= 0.5 * h * GRAVITY / LENGTH * math.sin(angle)
-        out.append(angle)
-    return np.array(out)
+    return np.array(verlet_angles(-GRAVITY / LENGTH, start, rate, h, steps))
 
 
 def rattle(start: float, rate: float, h: float, steps: int, levers: tuple[float, float] = (0.0, 1.0)) -> np.ndarray:

@@ -97,8 +97,11 @@ def parallelogram_verlet_angles(n: int, h: float, steps: int) -> list[float]:
     """The same pendulum's angles by Stormer-Verlet at h: what a second-order method makes of A02 in its
     one exact coordinate, without the chords a method in the links' own coordinates flies along
     (RATTLE, Schmitt's impulses): the reference for how much of our error is the order alone."""
-    pull = parallelogram_pull(n)
-    angle, rate = 0.0, 1.0
+    return verlet_angles(parallelogram_pull(n), 0.0, 1.0, h, steps)
+
+
+def verlet_angles(pull: float, angle: float, rate: float, h: float, steps: int) -> list[float]:
+    """theta at t = 0, h, 2h, ... of theta'' = pull sin(theta) by Stormer-Verlet (velocity form) at h."""
     angles = [angle]
     for _ in range(steps):
         rate += 0.5 * h * pull * math.sin(angle)

@@ -306,7 +306,8 @@ def correct_velocities(model, settings, state, rows, work, h, stats):
     reached take part as one-sided rows, motors with what is left of their budget for the step (the
     drive impulses the position correction spent, work.accumulated). The rates are those of `rows`
     (the step's end); after a joint correction at thirds (work.levers_ready) the joints' impulses
-    act along work.lever_rows, which prepare_velocity_levers built."""
+    act along work.lever_rows, which prepare_velocity_levers built (the system solver's only:
+    levers_at_thirds)."""
     velocity_accumulated = work.velocity_accumulated
     for k in range(model.drive_kind.shape[0]):
         motor = model.drive_kind[k] == MOTOR_POSITION or model.drive_kind[k] == MOTOR_VELOCITY
@@ -341,7 +342,7 @@ def correct_velocities(model, settings, state, rows, work, h, stats):
                 if colour > 0:
                     joint_rows.rates(model, rows, twist, rates)
                 for k in range(model.color_start[colour], model.color_start[colour + 1]):
-                    _correct_joint(model, impulse_rows, twist, model.color_joint[k], rates, 1.0)
+                    _correct_joint(model, rows, twist, model.color_joint[k], rates, 1.0)
                 stats[VELOCITY_SOLVES] += 1
 
 
