@@ -37,6 +37,12 @@ EXTRAPOLATIONS = [("NONE", "None", "One solver step per substep: errors fall wit
                                                "-1/3 p(h) + 4/3 p(h/2) (Schmitt §8): a pendulum's period about 400 "
                                                "times more exact at one substep per frame, for three times the "
                                                "work")]
+LEVERS = [("START", "Step Start", "Schmitt's: the joints' impulses act along the rows at each step's start and "
+                                  "end; fastest"),
+          ("THIRDS", "Thirds", "The joints' impulses act along the rows a third and two thirds of the way along "
+                               "each step: a link turning fast keeps its phase (a rod swinging from 150° keeps "
+                               "its period 2.6 times better at two substeps), for about 2.4 times the work. "
+                               "System solver only")]
 
 
 def _is_body(_self, obj) -> bool:
@@ -141,6 +147,7 @@ class MECHBAKE_PG_scene(bpy.types.PropertyGroup):
     velocity_correction: BoolProperty(name="Velocity Correction", default=True)
     contact_method: EnumProperty(name="Contacts", items=CONTACT_METHODS, default="IMPULSE")
     extrapolation: EnumProperty(name="Extrapolation", items=EXTRAPOLATIONS, default="NONE")
+    levers: EnumProperty(name="Levers", items=LEVERS, default="START")
     max_corrections: IntProperty(name="Max Corrections", description="Correction sweeps per step before halving",
                                  default=200, min=1)
     active_item: IntProperty(name="Active Item", default=0, options={"HIDDEN"})

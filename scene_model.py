@@ -115,7 +115,7 @@ def read_scene(scene, depsgraph, frame_start=None, frame_end=None) -> SceneModel
                      "solver": SOLVER_NAMES[settings.solver], "taylor_order": settings.taylor_order,
                      "velocity_correction": settings.velocity_correction,
                      "max_corrections": settings.max_corrections, "contact_method": settings.contact_method.lower(),
-                     "extrapolation": settings.extrapolation.lower()},
+                     "extrapolation": settings.extrapolation.lower(), "levers": settings.levers.lower()},
     }
     return SceneModel(mechanism, Model.from_dict(mechanism), bindings, frame_start, frame_end, fps, settings.substeps,
                       reading.warnings)

@@ -138,8 +138,12 @@ class MECHBAKE_PT_settings(bpy.types.Panel):
         layout = self.layout
         layout.use_property_split = True
         settings = context.scene.mechbake
-        for name in ("substeps", "extrapolation", "dmax", "vmax", "solver", "taylor_order", "velocity_correction",
-                     "max_corrections", "contact_method"):
+        for name in ("substeps", "extrapolation", "dmax", "vmax", "solver"):
+            layout.prop(settings, name)
+        row = layout.row()
+        row.active = settings.solver == "SYSTEM"  # the iterative solver keeps the levers at the step's ends
+        row.prop(settings, "levers")
+        for name in ("taylor_order", "velocity_correction", "max_corrections", "contact_method"):
             layout.prop(settings, name)
         layout.label(text="Gravity and frame range are the scene's")
 
