@@ -31,7 +31,8 @@ SPRING_METHODS = [("IMPULSE", "Impulse", "Explicit centred impulse (Schmitt): ex
 MOTOR_MODES = [("NONE", "None", "No motor"), ("POSITION", "Position", "Servo to a target angle or position"),
                ("VELOCITY", "Velocity", "Drive at a target angular or linear speed")]
 SOLVERS = [("SYSTEM", "System", "Solve all joints at once (Schmitt §7); fastest for most mechanisms"),
-           ("ITERATIVE", "Iterative", "Correct joints one after another (Schmitt §5)")]
+           ("ITERATIVE", "Iterative", "Correct joints one after another (Schmitt §5); near a singular position (a "
+                                      "four-bar lying flat), where that stalls, all at once")]
 EXTRAPOLATIONS = [("NONE", "None", "One solver step per substep: errors fall with the square of the step"),
                   ("RICHARDSON", "Richardson", "Each substep once whole and twice halved, combined as "
                                                "-1/3 p(h) + 4/3 p(h/2) (Schmitt §8): a pendulum's period about 400 "

@@ -6,8 +6,9 @@ http://lim.ii.udc.es/mbsbenchmark/dist/A04/A04_specification.xml): five rods of 
 hinges (sample_scenes/mechanisms.py, `bricard`), released from rest under gravity along -y. No force
 does work, so the reference for the mechanical energy is exactly its starting value; the library asks
 10 s. Gruebler's count leaves no freedom, the geometry one: one row of the §7 system is dependent
-everywhere, which is what this benchmark is about. (The iterative solver's case takes about 100 s:
-Gauss-Seidel converges slowly on the dependent row and halves the step thousands of times.)
+everywhere, which is what this benchmark is about. The iterative solver solves the whole system here
+too: K's softest pivot is 8e-3 of its row's diagonal everywhere, below kernels/correction.NEAR_SINGULAR
+(its Gauss-Seidel sweeps stalled and halved the step 7524 times in 10 s, 28-91 s of wall time).
     python benchmarks/a04_bricard.py [--duration 10]
 """
 import argparse
@@ -20,7 +21,7 @@ import mechanisms
 from mechbake.solver import Model, Settings, Simulation
 
 DMAX = Settings().dmax  # MechBake's default
-# the iterative solver at 1e-6, the default before: its case is the slow one (thousands of halvings)
+# the iterative solver at 1e-6, the default before
 # (solver, h, Dmax, levers): the last ones with the impulses' levers a third and two thirds along each step
 CASES = [("system", 0.01, DMAX, "start"), ("system", 0.005, DMAX, "start"), ("system", 0.01, 1e-6, "start"),
          ("system", 0.01, 1e-9, "start"), ("iterative", 0.01, 1e-6, "start"), ("system", 0.01, DMAX, "thirds"),

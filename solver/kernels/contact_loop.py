@@ -13,7 +13,7 @@ Contact arrays, m contacts (as kernels/contact.py, plus their geometry):
 import numpy as np
 
 from .contact import position_pass, row_rates
-from .correction import correct_joints_and_drives, watched_look
+from .correction import correct_joints_and_drives, solves_whole, watched_look
 from .held_contacts import settle
 from .jit import kernel
 from .narrow_phase import separation_of
@@ -58,6 +58,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     flight_valid = False
     settling = True  # until a direct step for the held contacts fails (held_contacts.py)
     joint, gap = -1, 0.0
+    whole = solves_whole(model, settings, rows)
     for _ in range(settings.max_corrections):
         joint, gap, first_worst, going = watched_look(model, settings, state, rows, flight, work, h, first_worst)
         if not going:
@@ -68,7 +69,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
             gap_h[c] -= targets[c]
             row_rates(jacobian, c, twist, rates_at_look[c])
         corrected, drive_change = correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats,
-                                                            loop_drives)
+                                                            loop_drives, whole)
         joints_settled = corrected == 0 and drive_change < settings.dmax
         passes += 1
         # a resting body must not creep: its contacts converge far below Dmax per step

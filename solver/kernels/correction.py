@@ -5,7 +5,7 @@ complementary pair, so the bodies' total momentum is untouched and time stands s
 "system" (§7): every joint that is off by Dmax or more is corrected at once, K x = gaps / h solved
 through its sparse factor. "iterative" (§5): joints one colour at a time (joints of one colour share
 no moving body, so correcting them together is exactly the one-at-a-time loop), each with its own
-block of K.
+block of K; near a singular position, where that stalls, the whole system (NEAR_SINGULAR).
 """
 import numpy as np
 
@@ -48,6 +48,17 @@ SLOW_CLOSING = 0.5
 # side step after step, and stopped at Vmax they drifted a spinning dumbbell's angular momentum and
 # energy by 2e-7 a second (1e-12 now, as with the levers at the ends)
 LEVER_TIGHTNESS = 1e-3
+# The iterative solver's joint-by-joint sweeps stall near a singular position. A four-bar nearing its flat
+# position has a direction of K that is 1e-4 as stiff as the rest (K's softest pivot, rows.softest_pivot, is
+# 1.4e-4 of its row's own diagonal there). Along it, Gauss-Seidel closes a gap by 1e-4 a sweep, and halving
+# the step does not change that. Where its sweeps stop (Dmax, Vmax), they leave a motion along that
+# direction which the gaps and rates hardly show, and which decides whether the four-bar goes on as a
+# parallelogram or turns onto the crossed branch. At instants whose softest pivot is below this, the
+# iterative solver's stages solve the whole system (§7) instead; the rows factorise K at every instant
+# anyway. The four-bar is below it for 0.06 s either side of flat, and took the crossed branch in 8 of 20
+# runs with 1e-2 (h 0.0098-0.0102, Dmax 1e-7-2e-6), none with 0.1. The 8-Loop never goes below 0.18;
+# Bricard's mechanism stays at 8e-3 everywhere, where the sweeps took 7524 halvings in 10 s.
+NEAR_SINGULAR = 0.1
 # why advance_steps stopped short: the step took more than MAX_SUBSTEPS sub-steps, or was halved below
 # h / 2^MAX_HALVINGS
 TOO_MANY_SUBSTEPS, TOO_SHORT = 1, 2
@@ -160,10 +171,11 @@ def _correct_colour(model, rows, twist, errors, gaps, dmax, h, colour, stats):
 
 
 @borrowing_kernel
-def correct_joints(model, settings, state, rows, flight, work, h, stats):
-    """The joint corrections of one sweep; returns how many joints were corrected."""
+def correct_joints(model, settings, state, rows, flight, work, h, stats, whole):
+    """The joint corrections of one sweep, by the whole system's solve when `whole` (the system
+    solver's always: solves_whole); returns how many joints were corrected."""
     m = model.joint_kind.shape[0]
-    if settings.solver == SYSTEM:
+    if whole:
         return _correct_rows(model, rows, state.twist, work.errors, work.gaps, settings.dmax, h, 0, m, stats)
     corrected = 0
     for colour in range(model.color_start.shape[0] - 1):
@@ -189,10 +201,10 @@ def watched_look(model, settings, state, rows, flight, work, h, first_worst):
 
 
 @borrowing_kernel
-def correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats, loop_drives):
-    """A sweep's corrections (P-step 2): the joints, then the loop drives when there are any.
-    Returns (joints corrected, the drives' largest change)."""
-    corrected = correct_joints(model, settings, state, rows, flight, work, h, stats)
+def correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats, loop_drives, whole):
+    """A sweep's corrections (P-step 2): the joints (correct_joints), then the loop drives when there
+    are any. Returns (joints corrected, the drives' largest change)."""
+    corrected = correct_joints(model, settings, state, rows, flight, work, h, stats, whole)
     drive_change = 0.0
     if loop_drives:
         drive_change = solve_loop_drives(model, rows, state.twist, state.axis_coordinate, work.coordinate_h,
@@ -246,6 +258,14 @@ def _keep_twist(source, target):
 
 
 @borrowing_kernel
+def solves_whole(model, settings, rows):
+    """Whether a stage at the instant of `rows` solves the whole system (§7): the system solver's
+    always; the iterative solver's near a singular position (NEAR_SINGULAR), where its sweeps stall
+    and the path they take decides the branch the mechanism goes on along."""
+    return settings.solver == SYSTEM or joint_rows.softest_pivot(model, rows) < NEAR_SINGULAR
+
+
+@borrowing_kernel
 def levers_at_thirds(model, settings):
     """Whether this run's joint impulses take their levers at thirds: settings.levers THIRDS with the
     system solver. The iterative solver's sweeps project one joint at a time, and along rows that are
@@ -269,6 +289,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats):
     thirds = levers_at_thirds(model, settings)
     work.levers_ready[0] = thirds
     impulse_rows = work.lever_rows if thirds else rows
+    whole = solves_whole(model, settings, rows)
     first_worst = -1.0
     worst_joint, worst_gap = -1, 0.0
     for sweep in range(settings.max_corrections):
@@ -292,7 +313,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats):
             if not going:
                 return False, worst_joint, worst_gap
         corrected, drive_change = correct_joints_and_drives(model, settings, state, impulse_rows, flight, work, h,
-                                                            stats, loop_drives)
+                                                            stats, loop_drives, whole)
         if corrected == 0 and drive_change < settings.dmax:
             if drive_change > 0.0:  # the drives moved the bodies after the last look-ahead
                 fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
@@ -317,6 +338,7 @@ def correct_velocities(model, settings, state, rows, work, h, stats):
     impulse_rows = work.lever_rows if on_levers else rows
     rates = work.errors  # reused: row rates instead of row errors
     previous = np.inf
+    whole = solves_whole(model, settings, rows)
     for _ in range(settings.max_corrections):
         joint_rows.rates(model, rows, twist, rates)
         worst = joint_gaps(model, rates, work.gaps)
@@ -331,7 +353,7 @@ def correct_velocities(model, settings, state, rows, work, h, stats):
             # (their K is near singular where the end's is not): the end's own rows finish the step
             impulse_rows, on_levers = rows, False
         previous = largest
-        if settings.solver == SYSTEM:
+        if whole:
             joint_rows.solve_system(model, impulse_rows, rates)
             for r in range(rates.shape[0]):
                 impulse_rows.solution[r] *= -1.0

@@ -260,6 +260,22 @@ def solve_system(model, rows, rhs):
 
 
 @borrowing_kernel
+def softest_pivot(model, rows):
+    """The smallest pivot of K's factor (not dropped, not waiting across the plane) as a fraction of
+    its row's own diagonal K_kk: how near the instant is to a singular position (1 far from one,
+    sparse.DEPENDENT_PIVOT where a row would be dropped)."""
+    softest = 1.0
+    for k in range(rows.ldl_diagonal.shape[0]):
+        pivot = rows.ldl_diagonal[k]
+        if not np.isfinite(pivot):
+            continue
+        for p in range(model.k_start[k], model.k_start[k + 1]):
+            if model.k_index[p] == k and rows.k_value[p] > 0.0:
+                softest = min(softest, pivot / rows.k_value[p])
+    return softest
+
+
+@borrowing_kernel
 def largest_magnitude(values):
     largest = 0.0
     for value in values:
