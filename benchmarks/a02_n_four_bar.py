@@ -32,8 +32,9 @@ default step (1/240 s), with Richardson's combination at two steps, the impulses
 two thirds along each step (setting `levers`) and the wall time of each: what the high accuracy costs.
 Beside each h stands Stormer-Verlet on the exact pendulum: the same order in the one coordinate
 without chords (benchmarks/looping_pendulum.py shows the chords' share, which the levers at thirds
-take out).
-    python benchmarks/a02_n_four_bar.py [--n 10 40] [--repeats 3] [--duration 10]
+take out). With --iterative, ours with the iterative solver (§5) too, which solves the whole system
+only near the flat positions (kernels/correction.NEAR_SINGULAR).
+    python benchmarks/a02_n_four_bar.py [--n 10 40] [--repeats 3] [--duration 10] [--iterative]
 """
 import argparse
 import math
@@ -86,12 +87,14 @@ def crank_angle(centre) -> float:
 
 
 class Ours:
-    def __init__(self, n: int, dmax: float = DMAX, extrapolation: str = "none", h: float = H, levers: str = "start"):
+    def __init__(self, n: int, dmax: float = DMAX, extrapolation: str = "none", h: float = H, levers: str = "start",
+                 solver: str = "system"):
         """extrapolation "richardson": Schmitt §8's combination of a step and two half steps; levers
         "thirds": the impulses' levers a third and two thirds along each step."""
-        data = n_four_bar(n, h=h, dmax=dmax, extrapolation=extrapolation, levers=levers)
+        data = n_four_bar(n, h=h, dmax=dmax, extrapolation=extrapolation, levers=levers, solver=solver)
         self.name = "MechBake" + (", Richardson" if extrapolation != "none" else "") + (
-            ", levers at thirds" if levers != "start" else "") + (f", Dmax {dmax:g}" if dmax != DMAX else "")
+            ", levers at thirds" if levers != "start" else "") + (f", Dmax {dmax:g}" if dmax != DMAX else "") + (
+            f", {solver} solver" if solver != "system" else "")
         self.model = Model.from_dict(data)
         self.counts = (len(self.model.body_names) - 1, len(self.model.joint_names))
 
@@ -181,6 +184,8 @@ def main() -> None:
     parser.add_argument("--n", type=int, nargs="+", default=[10, 40], help="windows (default 10 40)")
     parser.add_argument("--repeats", type=int, default=3, help="MechBake's wall time is the best of this many runs")
     parser.add_argument("--duration", type=float, default=DURATION, help="simulated seconds (default 10)")
+    parser.add_argument("--iterative", action="store_true", help="the iterative solver too (slow: its sweeps halve "
+                                                                 "the step where K is nearly singular)")
     args = parser.parse_args()
     steps = int(round(args.duration / H))
     rows, our_rows = [], []
@@ -189,8 +194,9 @@ def main() -> None:
         sims, walls = {}, []
         # MuJoCo's defaults, then its stiffest connects at this step (time constant 2h, critically damped)
         # ... ours at the old default Dmax, and at IFToMM's high accuracy: the O(h^2) phase lead cancelled (§8)
-        for peer in (Ours(n), MuJoCo(n), MuJoCo(n, solref=f"{2 * H:g} 1"), Ours(n, OLD_DMAX),
-                     Ours(n, extrapolation="richardson"), Ours(n, levers="thirds")):
+        peers = [Ours(n), MuJoCo(n), MuJoCo(n, solref=f"{2 * H:g} 1"), Ours(n, OLD_DMAX),
+                 Ours(n, extrapolation="richardson"), Ours(n, levers="thirds")]
+        for peer in peers + ([Ours(n, solver="iterative")] if args.iterative else []):
             peer.run(H)  # warm-up: our kernels load (or compile) here, not in the timing
             # MuJoCo's runs take milliseconds: ten times as many of them cost nothing and keep the ratio steady
             repeats = args.repeats if isinstance(peer, Ours) else 10 * args.repeats
