@@ -24,9 +24,9 @@ def baked_pendulum_period_error(substeps: int, dmax: float | None = None, degree
     set_frames(1, frames, fps=24, substeps=substeps, dmax=dmax)
     bake_scene(bpy.context.scene)
     x = curves(rod)["location", 0]
-    frames = np.arange(1, frames + 1)
-    values = [x.evaluate(float(f)) for f in frames]
-    crossings = zero_crossings((frames - 1) / 24.0, values)
+    sampled = np.arange(1, frames + 1)
+    values = [x.evaluate(float(f)) for f in sampled]
+    crossings = zero_crossings((sampled - 1) / 24.0, values)
     inertia_pivot = 1.0 / 3.0 + radius**2 / 4  # per kg: a 1 m cylinder about its end
     expected = pendulum_period(inertia_pivot, 1.0, 9.81, 0.5, amplitude)
     return (crossings[2] - crossings[0]) / expected - 1.0
