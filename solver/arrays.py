@@ -92,6 +92,8 @@ RowArrays = namedtuple("RowArrays", [
     "row_across",  # (R,) bool: at a planar instant, the row acts across the plane (rows.split_at_plane)
     "row_used",  # (R,) int: the Jacobian components that are not 0 (bits: linear x, y, z, angular x, y, z)
     "across_pending",  # (1,) bool: the across rows' block of K is not factorised yet (rows.solve_system)
+    "softest_pivot",  # (1,) the smallest pivot factorised so far at this instant, as a fraction of its row's
+    #                   own K_kk (sparse.factor): 1 far from a singular position
     "plane_contribution",  # (C,) the contributions to K (model.k_contribution) between two rows in the plane, in order
     "plane_contribution_count",  # (1,) how many; -1: to be listed again (row_across has changed)
     # the part of L's pattern that the factorisation and the solves walk (sparse.list_block): L's rows
@@ -163,7 +165,7 @@ def row_arrays(model) -> RowArrays:
                      np.zeros(1, dtype=np.int64), np.zeros(rows),
                      np.zeros(rows, dtype=np.int64), np.zeros(rows), np.zeros(rows),
                      np.zeros(rows), np.zeros(rows, dtype=np.bool_), np.zeros(rows, dtype=np.int64),
-                     np.zeros(1, dtype=np.bool_), np.zeros(len(a.k_contribution), dtype=np.int64),
+                     np.zeros(1, dtype=np.bool_), np.ones(1), np.zeros(len(a.k_contribution), dtype=np.int64),
                      np.full(1, -1, dtype=np.int64), np.zeros(rows + 1, dtype=np.int64),
                      np.zeros(rows + 1, dtype=np.int64), np.zeros(a.ldl_start[-1], dtype=np.int64),
                      np.zeros(a.ldl_start[-1], dtype=np.int64), np.full(1, -1, dtype=np.int64),

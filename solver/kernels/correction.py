@@ -262,7 +262,7 @@ def solves_whole(model, settings, rows):
     """Whether a stage at the instant of `rows` solves the whole system (§7): the system solver's
     always; the iterative solver's near a singular position (NEAR_SINGULAR), where its sweeps stall
     and the path they take decides the branch the mechanism goes on along."""
-    return settings.solver == SYSTEM or joint_rows.softest_pivot(model, rows) < NEAR_SINGULAR
+    return settings.solver == SYSTEM or rows.softest_pivot[0] < NEAR_SINGULAR
 
 
 @borrowing_kernel

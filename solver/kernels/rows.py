@@ -160,7 +160,7 @@ def _factor_block(model, rows, across):
     """The rows whose row_across is `across` factorised (sparse.factor); returns how many were dropped."""
     return sparse.factor(model, rows.k_value, rows.row_across, across, rows.block_row_start, rows.block_row_entry,
                          rows.block_column_start, rows.block_column_entry, rows.ldl_index, rows.ldl_value,
-                         rows.ldl_diagonal, rows.work)
+                         rows.ldl_diagonal, rows.work, rows.softest_pivot)
 
 
 @borrowing_kernel
@@ -215,6 +215,7 @@ def _factor_system(model, rows):
     which a planar mechanism's gaps and rates never have (A02: 363 of its 605 rows with N = 40).
     Returns how many rows were dropped."""
     rows.k_value[:] = 0.0
+    rows.softest_pivot[0] = 1.0
     split = split_at_plane(model, rows)
     _add_entries(model, rows, False)
     _list_block(model, rows, sparse.IN_PLANE_BLOCK)
@@ -257,22 +258,6 @@ def solve_system(model, rows, rhs):
     rows.null_count[0] = sparse.null_space(model, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
                                            rows.null_gram, rows.stamp, rows.work)
     _solve(model, rows, rhs, rows.null_count[0])
-
-
-@borrowing_kernel
-def softest_pivot(model, rows):
-    """The smallest pivot of K's factor (not dropped, not waiting across the plane) as a fraction of
-    its row's own diagonal K_kk: how near the instant is to a singular position (1 far from one,
-    sparse.DEPENDENT_PIVOT where a row would be dropped)."""
-    softest = 1.0
-    for k in range(rows.ldl_diagonal.shape[0]):
-        pivot = rows.ldl_diagonal[k]
-        if not np.isfinite(pivot):
-            continue
-        for p in range(model.k_start[k], model.k_start[k + 1]):
-            if model.k_index[p] == k and rows.k_value[p] > 0.0:
-                softest = min(softest, pivot / rows.k_value[p])
-    return softest
 
 
 @borrowing_kernel

@@ -72,7 +72,7 @@ def list_block(model, ldl_index, row_across, which, ldl_value, row_start, row_en
 
 @borrowing_kernel
 def factor(model, values, row_across, across, block_row_start, block_row_entry, block_column_start,
-           block_column_entry, ldl_index, ldl_value, diagonal, y):
+           block_column_entry, ldl_index, ldl_value, diagonal, y, softest):
     """L D L^T = P K P^T from `values` (the pattern's entries), dropping dependent rows (their pivot
     infinite), for the rows whose row_across is `across`, over the pattern list_block listed for
     their block. At a planar instant (rows.split_at_plane) K is two blocks with exact zeros between
@@ -81,8 +81,10 @@ def factor(model, values, row_across, across, block_row_start, block_row_entry, 
     leans on them) until a call with across True factorises them. Where the rows do not split, every
     row is in the plane. Row k of L solves L D l = K[:k, k] over the columns of its pattern, which
     the model found once (elimination.py): the walks up the elimination tree that find it are not
-    redone at every instant. `y` is workspace of the rows' size, left 0. Returns the number of rows
-    dropped (0 for a positive definite K)."""
+    redone at every instant. `y` is workspace of the rows' size, left 0. softest (1,) is lowered to
+    the smallest pivot kept, as a fraction of its row's own K_kk: how near the instant is to a
+    singular position (1 far from one, DEPENDENT_PIVOT at a dependent row). Returns the number of
+    rows dropped (0 for a positive definite K)."""
     n = diagonal.shape[0]
     row_column, row_position = model.ldl_row_column, model.ldl_row_position
     dropped = 0
@@ -115,6 +117,8 @@ def factor(model, values, row_across, across, block_row_start, block_row_entry, 
         if not diagonal[k] > DEPENDENT_PIVOT * own:
             diagonal[k] = np.inf
             dropped += 1
+        else:
+            softest[0] = min(softest[0], diagonal[k] / own)
     return dropped
 
 
