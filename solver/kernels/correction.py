@@ -213,20 +213,21 @@ def correct_joints_and_drives(model, settings, state, rows, flight, work, h, sta
 
 
 @borrowing_kernel
-def build_lever_rows(model, settings, state, flight, work, fraction, h):
+def build_lever_rows(model, settings, state, flight, work, fraction, guess_time):
     """work.lever_rows: every row `fraction` of the way from the state to the look-ahead `flight`
     (settings.levers THIRDS): rotations along the shortest turn between the two (R0 exp(fraction
     log(R0^T R1))), centres of mass along the chord. The chord, not the flight's parabola: the two
     differ by g h^2 / 9 at two thirds, which would tilt the velocity correction's impulses by as much
-    as the chords they take out. With h > 0 (the joint correction, whose look-ahead has not been
-    corrected yet and still falls by gravity) the centres go fraction h along their own velocity
-    instead: a resting body keeps its levers, so a held load's balance does not move with h."""
+    as the chords they take out. A guess_time > 0 is the joint correction's first guess, made before
+    its look-ahead was corrected (which still falls by gravity): the centres go fraction guess_time
+    along their own velocity instead, so a resting body keeps its levers and a held load's balance does
+    not move with the step."""
     lever = work.lever_flight
     relative, turn, vector = lever.derivatives[0], lever.increment, lever.omega_body
     for b in range(state.position.shape[0]):
         for i in range(3):
-            if h > 0.0:
-                lever.position[b, i] = state.position[b, i] + fraction * h * state.twist[b, i]
+            if guess_time > 0.0:
+                lever.position[b, i] = state.position[b, i] + fraction * guess_time * state.twist[b, i]
             else:
                 lever.position[b, i] = state.position[b, i] + fraction * (flight.position[b, i] - state.position[b, i])
             for k in range(3):  # R0^T R1
@@ -266,7 +267,7 @@ def solves_whole(model, settings, rows):
 
 
 @borrowing_kernel
-def levers_at_thirds(model, settings):
+def levers_at_thirds(settings):
     """Whether this run's joint impulses take their levers at thirds: settings.levers THIRDS with the
     system solver. The iterative solver's sweeps project one joint at a time, and along rows that are
     not the step end's their order decides where they stop: they lose energy (a double pendulum
@@ -286,7 +287,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats):
         work.levers_ready[0] = False
         fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
         return True, -1, 0.0
-    thirds = levers_at_thirds(model, settings)
+    thirds = levers_at_thirds(settings)
     work.levers_ready[0] = thirds
     impulse_rows = work.lever_rows if thirds else rows
     whole = solves_whole(model, settings, rows)
