@@ -170,8 +170,8 @@ def test_a_whipping_chain_keeps_its_energy_at_the_default_step():
                    "anyway, and in a step that crosses the flat its sweeps grow the gaps (to 71 m in one) instead: "
                    "likely because an impulse at the step's start along that direction moves the landing's gap with "
                    "the sign of the crank's distance from flat at both ends. The step halves into the flat, and "
-                   "closing the misfit there costs 0.27 J (the ground short) or folds the coupler onto the other "
-                   "branch (the ground long); built exactly, it needs no halving")
+                   "closing the misfit there puts the energy 0.27 J off (the ground long) or 0.34 J (short; a "
+                   "hanging four-bar's coupler folded onto the other branch); built exactly, it needs no halving")
 @pytest.mark.parametrize("misfit", [6e-8, -6e-8])
 def test_a_parallelogram_a_float_off_passes_its_flat_positions_keeping_its_energy(misfit):
     """A02 with N = 1 whose ground is `misfit` longer than its coupler: what Blender's 32-bit locations
