@@ -71,3 +71,31 @@ def test_non_finite_vertices_are_named():
     crate.data.vertices[0].co = (float("nan"), 0.0, 0.0)
     set_frames(1, 10)
     assert any("object 'Crate': the mesh has vertices that are not finite" in p for p in problems(bpy.context.scene))
+
+
+@pytest.mark.parametrize("method", ["IMPULSE", "LCP"])
+@pytest.mark.parametrize("floor_kind", ["PLANE", "CUBE"])
+def test_a_crate_placed_into_the_floor_comes_out_and_rests_on_it(floor_kind, method):
+    """Issue 8.3 as an artist meets it: a Plane primitive (an open sheet) or a Cube scaled flat (a
+    closed slab, scale unapplied) as the Fixed floor, and a 0.4 m crate, turned about z, placed 30 mm
+    into it; frames 5-40 at 30 fps. The crate rises out at no more than 0.2 m/s and rests on the
+    floor, and the bake's report names the crate, the floor and the depth. It fell through the Plane
+    (18 m down in 2 s) and sank onto the inside of the slab's bottom face, with no warning."""
+    if floor_kind == "PLANE":
+        bpy.ops.mesh.primitive_plane_add(size=4.0, location=(0, 0, 0))
+    else:
+        bpy.ops.mesh.primitive_cube_add(size=1.0, location=(0, 0, -0.1))
+        bpy.context.active_object.scale = (4.0, 4.0, 0.2)
+    floor = bpy.context.active_object
+    floor.name, floor.mechbake.role = "Floor", "FIXED"
+    bpy.ops.mesh.primitive_cube_add(size=0.4, location=(0.3, 0.2, 0.17), rotation=(0, 0, 0.4))
+    crate = bpy.context.active_object
+    crate.name, crate.mechbake.role, crate.mechbake.collision_shape = "Crate", "DYNAMIC", "BOX"
+    set_frames(5, 40, fps=30)
+    bpy.context.scene.mechbake.contact_method = method
+    report = bake_scene(bpy.context.scene)
+    assert "body 'Crate' starts 30 mm inside obstacle 'Floor'; they are pushed apart at up to 0.2 m/s" in report.warnings
+    heights = world_matrices(crate, range(5, 41))[:, 2, 3]
+    assert np.diff(heights).max() <= 0.2 / 30 + 1e-6  # out at 0.2 m/s at most
+    assert heights.max() <= 0.2 + 1e-5
+    assert heights[-1] == pytest.approx(0.2, abs=1e-5)  # resting on the floor's top face

@@ -391,6 +391,54 @@ def test_a_box_started_inside_the_floor_comes_out_gently_and_rests_on_it(method,
     assert heights[-1] == pytest.approx(0.1, abs=1e-6)
 
 
+def slab(name, low, high) -> dict:
+    """A closed box mesh between two corners, as a scaled Cube floor is in Blender (12 triangles)."""
+    vertices = [[(low, high)[x][0], (low, high)[y][1], (low, high)[z][2]] for x in (0, 1) for y in (0, 1) for z in (0, 1)]
+    quads = [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]]
+    triangles = [t for a, b, c, d in quads for t in ([a, b, c], [a, c, d])]
+    return {"name": name, "type": "mesh", "vertices": vertices, "triangles": triangles}
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("depth", [0.005, 0.05])
+@pytest.mark.parametrize("ground", ["sheet", "slab"])
+def test_a_box_started_through_a_mesh_floor_comes_out_gently_and_rests_on_it(method, depth, ground):
+    """Issue 8.3 as Blender gives it, where every floor is a mesh: a Plane (an open sheet of two
+    triangles) or a Cube scaled flat (a closed slab). A box placed 5 or 50 mm into it pierces its
+    top face with the centre above: it is pushed out at no more than 0.2 m/s, keeps no speed from it
+    and rests on top, and the start is named in a warning. It used to fall through the sheet (18 m in
+    2 s) and sink onto the inside of the slab's bottom face, without a word."""
+    mesh = (square_sheet("floor", [[-2, -2, 0], [2, -2, 0], [2, 2, 0], [-2, 2, 0]]) if ground == "sheet"
+            else slab("floor", [-2, -2, -0.2], [2, 2, 0.0]))
+    sim = simulate([box_body(position=(0.3, -0.7, 0.1 - depth))], [mesh], method)
+    assert sim.warnings == [f"body 'box' starts {1000 * depth:.3g} mm inside obstacle 'floor'; they are pushed "
+                            f"apart at up to 0.2 m/s"]
+    heights, speeds = [], []
+    sim.run(1.0, callback=lambda s: (heights.append(s.position("box")[2]), speeds.append(s.velocity("box")[2])))
+    assert max(heights) <= 0.1 + 1e-6
+    assert max(np.diff(heights)) <= 0.2 * 0.01 + 1e-9  # out at 0.2 m/s at most
+    assert max(np.abs(speeds)) < 1e-6  # and no speed left from it
+    assert heights[-1] == pytest.approx(0.1, abs=1e-6)
+    assert np.abs(sim.position("box")[:2] - [0.3, -0.7]).max() < 1e-6  # straight up
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_box_beside_a_shelf_keeps_its_corners_on_their_own_side(method):
+    """A 0.2 m box on the floor beside a shelf: one triangle 0.9 mm below the box's top, its front edge
+    running diagonally 0.1 mm from one of the box's upright edges. That top corner is within the margin
+    of the shelf's edge and beyond its plane from the box's centre, but the segment from the centre to
+    it crosses no triangle (it passes under the edge, though within the triangle's bounding box), so
+    it stays on its own side, 0.9 mm from the edge, and nothing pushes the box (taken through the
+    shelf, it was 0.9 mm inside it)."""
+    z, front = 0.1991, 0.2 + 1e-4 * math.sqrt(2)  # the shelf's edge: x + y = front
+    shelf = {"name": "shelf", "type": "mesh", "triangles": [[0, 1, 2]],
+             "vertices": [[-0.8, front + 0.8, z], [1.2, front - 1.2, z], [2.0, 2.0, z]]}
+    sim = simulate([box_body(position=(0, 0, 0.1))], [floor(), shelf], method)
+    assert sim.warnings == []
+    sim.run(0.5)
+    assert np.abs(sim.position("box") - [0, 0, 0.1]).max() < 1e-7
+
+
 def test_overlapping_boxes_come_apart_gently():
     """A 10 cm box placed 20 mm down into a 20 cm one resting on the floor."""
     sim = simulate([box_body("lower", position=(0, 0, 0.1)), box_body("upper", position=(0, 0, 0.23), size=0.1)],
