@@ -18,6 +18,7 @@ from .errors import ModelError, SimulationDiverged
 from .frames import Frames
 from .integrator import fly
 from .model import Model, Settings
+from .servo_fault import cannot_follow, servo_at_fault
 from .contact.detection import Contacts, find_contacts
 from .contact.impulse import (SEPARATION_SPEED, TOUCHING, ContactRows, gap_targets, normal_rates, overlapping,
                               resolve_impacts)
@@ -49,6 +50,9 @@ class Failure(NamedTuple):
 
 
 class Simulation:
+    # a run that cannot go on asks whether a servo without a torque limit is the cause (servo_fault.py)
+    blames_servos = True
+
     def __init__(self, model: Model, **setting_overrides):
         if setting_overrides:
             model = Model(model.spec, Settings.read(model.settings.to_dict(), setting_overrides))
@@ -170,7 +174,7 @@ class Simulation:
             self._good_in_a_row = 0
             self.stats["halvings"] += 1
             if self._substep < self.h / 2**MAX_HALVINGS:
-                raise self._diverged(failure, f"even at step {2 * self._substep:.3g} s")
+                raise self._diverged(failure, f"even at step {2 * self._substep:.3g} s", h)
         self.state.time = end
 
     def _advance_jointed(self, duration: float, steps: int, counted: bool) -> None:
@@ -200,7 +204,7 @@ class Simulation:
             failure = None if status == k.DONE else self._failure(status, index, size, length)
             limit = (f"the step needed more than {MAX_SUBSTEPS} sub-steps" if stopped == k.TOO_MANY_SUBSTEPS
                      else f"even at step {2 * self._substep:.3g} s")
-            raise self._diverged(failure, limit)
+            raise self._diverged(failure, limit, length)
 
     def _failure(self, status: int, index: int, size: float, h: float) -> "Failure | None":
         """A kernel's (status, index, size) for a sub-step of length h as a Failure (None: it stood)."""
@@ -210,10 +214,18 @@ class Simulation:
             return Failure(status, index, h / np.sqrt(size))
         return Failure(status, index, size)
 
-    def _diverged(self, failure: "Failure | None", limit: str) -> SimulationDiverged:
-        """The error for a run that cannot go on, naming the joint, spring or body at fault."""
+    def _diverged(self, failure: "Failure | None", limit: str, length: float = 0.0) -> SimulationDiverged:
+        """The error for a run that cannot go on, naming the joint, spring, servo or body at fault; the
+        state is where the failed sub-step of `length` started."""
         model, joint = self.model, None
-        if failure is None:
+        servo = None
+        if (self.blames_servos and failure is not None and length > 0
+                and failure.status in (self._kernels.GAP, self._kernels.NON_FINITE)):
+            servo = servo_at_fault(self, length)
+        if servo is not None:
+            joint = model.joint_names[model.drives[servo].joint]
+            cause = cannot_follow(model, servo, self.state.time)
+        elif failure is None:
             cause = "impacts kept shortening the step"
         elif failure.status == self._kernels.STIFF_SPRING:
             joint = model.joint_names[model.axis_joint[model.drive_axis[failure.culprit]]]

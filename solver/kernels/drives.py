@@ -62,6 +62,8 @@ def servo_rate(model, k, coordinate, t, h, stiffness):
     error = drive_value(model, k, TARGET, t + h) + model.drive_offset[k] - coordinate - target_rate * h
     distance = abs(error)
     alpha = model.drive_max_effort[k] * stiffness
+    if not alpha > 0.0:  # no torque (a limit of 0): it asks nothing it could give (e / 0 was NaN at e = 0)
+        return target_rate
     # the positive root of v^2 + 2 alpha h v - 2 alpha |e| = 0, written to stay exact as alpha grows
     return target_rate + np.sign(error) * 2.0 * distance / (h + np.sqrt(h * h + 2.0 * distance / alpha))
 

@@ -9,6 +9,7 @@ from mathutils import Vector
 from blender_build import add_box, add_joint, add_rod, set_frames
 from keys import curves, point_track, world_matrices
 from mechbake.bake import bake_scene, clear_bake
+from mechbake.keyframes import action_fcurves
 from measure import pendulum_period, zero_crossings
 
 
@@ -107,6 +108,29 @@ def test_keyed_motor_target_is_followed():
     tip = point_track(arm, (0, 0, 0.5), [1, 25, 49, 60])  # the cylinder's +Z end, in object coordinates
     angles = np.arctan2(tip[:, 1], tip[:, 0])
     assert angles == pytest.approx([0.0, 1.0, -0.5, -0.5], abs=1e-6)
+
+
+def test_a_servo_keyed_past_its_limits_without_a_torque_limit_is_named_and_nothing_is_written():
+    """Issue 8.1 in the UI: an arm on a hinge limited to +-60 degrees, its servo at Max Torque 0
+    (unlimited), its target keyed with Constant interpolation to jump to 90 degrees at frame 12.
+    Baking stops with a report naming the joint and the jump, in degrees, where it said that another
+    joint "kept a gap" of a fraction of a micrometre; the arm is left without keys."""
+    arm = add_rod("Arm", (0, 0, 0), (0, 0, -1), radius=0.03)
+    joint = add_joint("Shoulder", "HINGE", (0, 0, 0), axis=(0, 1, 0), body_b=arm, motor_mode="POSITION",
+                      motor_max_torque=0.0, use_limits=True, limit_min=math.radians(-60), limit_max=math.radians(60))
+    for frame, value in ((1, 0.0), (12, math.radians(90))):
+        joint.mechbake.motor_target = value
+        joint.keyframe_insert("mechbake.motor_target", frame=frame)
+    for curve in action_fcurves(joint):
+        for key in curve.keyframe_points:
+            key.interpolation = "CONSTANT"
+    set_frames(1, 48)
+    start = np.array(arm.matrix_world)
+    with pytest.raises(RuntimeError, match="joint 'Shoulder': its servo, with no torque limit, cannot make the "
+                                           "mechanism follow its target, which goes from 0° to 90°"):
+        bpy.ops.mechbake.bake()
+    assert curves(arm) == {}
+    assert np.abs(np.array(arm.matrix_world) - start).max() < 1e-7
 
 
 def tumbling_rod(mode):
