@@ -20,7 +20,7 @@ def probes_against_mesh(probe_body, probe_local, probe_radius, body_dynamic, pos
 
     Triangles are two-sided: a probe within margin of the face's plane takes the side of its body's
     centre of mass (a convex body touching a face lies on one side of it, its centre included), any
-    further its own side, unless its body pierces the mesh (_turn_pierced_probes_back): then its
+    further its own side, unless its body pierces the mesh (_through_the_mesh): then its
     centre's, and its gap is negative, how far it is through. A probe over the face takes the face's
     plane; one beyond an edge or corner, the plane facing it."""
     count = probe_body.shape[0]
@@ -47,7 +47,7 @@ def probes_against_mesh(probe_body, probe_local, probe_radius, body_dynamic, pos
     nearest_of = np.full(used, -1, dtype=np.int64)
     closest, normal = np.empty((used, 3)), np.empty((used, 3))
     point, offset = np.empty(3), np.empty(3)
-    far_side = np.zeros(used, dtype=np.bool_)
+    asked = np.zeros(used, dtype=np.bool_)  # whether the probe may be through the mesh
     for q in range(used):
         p = moving[q]
         distance = np.inf
@@ -58,7 +58,8 @@ def probes_against_mesh(probe_body, probe_local, probe_radius, body_dynamic, pos
             if length < distance:
                 nearest_of[q], distance = found[j], length
                 closest[q] = point
-        if nearest_of[q] < 0:
+        if nearest_of[q] < 0:  # not near the mesh at all: 50 mm through a floor is beyond the margin
+            asked[q] = True
             continue
         for i in range(3):
             offset[i] = centre_now[p, i] - closest[q, i]
@@ -70,19 +71,12 @@ def probes_against_mesh(probe_body, probe_local, probe_radius, body_dynamic, pos
             side = np.sign((position_now[body, 0] - closest[q, 0]) * face[0]
                            + (position_now[body, 1] - closest[q, 1]) * face[1]
                            + (position_now[body, 2] - closest[q, 2]) * face[2])
-        over_face = distance <= NEAREST_OVER_FACE or abs(height) >= distance * (1 - NEAREST_OVER_FACE)
-        for i in range(3):
-            if over_face:
-                normal[q, i] = -face[i] if side < 0 else face[i]
-            else:
-                normal[q, i] = offset[i] / max(distance, 1e-300)
+        facing_normal(offset, distance, face, -1.0 if side < 0 else 1.0, 1.0, normal[q])
         # the body's centre of mass behind the plane that faces the probe: the probe may be through the mesh
-        far_side[q] = ((position_now[body, 0] - closest[q, 0]) * normal[q, 0]
-                       + (position_now[body, 1] - closest[q, 1]) * normal[q, 1]
-                       + (position_now[body, 2] - closest[q, 2]) * normal[q, 2]) < 0.0
-    for q in range(used):
-        far_side[q] = far_side[q] or nearest_of[q] < 0
-    _through_the_mesh(probe_body, moving, centre_now, position_now, far_side, nearest_of, closest, normal, node_low,
+        asked[q] = ((position_now[body, 0] - closest[q, 0]) * normal[q, 0]
+                    + (position_now[body, 1] - closest[q, 1]) * normal[q, 1]
+                    + (position_now[body, 2] - closest[q, 2]) * normal[q, 2]) < 0.0
+    _through_the_mesh(probe_body, moving, centre_now, position_now, asked, nearest_of, closest, normal, node_low,
                       node_high, node_start, node_stop, first_leaf, triangle_low, triangle_high, order, corners, normals)
     probe, triangle = np.empty(used, dtype=np.int64), np.empty(used, dtype=np.int64)
     kept = 0
@@ -124,7 +118,7 @@ def _through_the_mesh(probe_body, moving, centre_now, position_now, asked, neare
             high[k, i] = max(centre_now[p, i], position_now[probe_body[p], i])
     offsets, found = triangles_meeting_boxes(node_low, node_high, node_start, node_stop, first_leaf, triangle_low,
                                              triangle_high, order, low, high)
-    point = np.empty(3)
+    point, offset = np.empty(3), np.empty(3)
     for k in range(questions.shape[0]):
         q = questions[k]
         p = moving[q]
@@ -137,18 +131,26 @@ def _through_the_mesh(probe_body, moving, centre_now, position_now, asked, neare
         if first < 0:
             continue
         closest_on_triangle(centre_now[p], corners[first], point)
-        distance = np.sqrt((centre_now[p, 0] - point[0]) ** 2 + (centre_now[p, 1] - point[1]) ** 2
-                           + (centre_now[p, 2] - point[2]) ** 2)
+        for i in range(3):
+            offset[i] = centre_now[p, i] - point[i]
+            closest[q, i] = point[i]
         face = normals[first]
         facing = np.sign((centre[0] - point[0]) * face[0] + (centre[1] - point[1]) * face[1]
                          + (centre[2] - point[2]) * face[2])
-        height = ((centre_now[p, 0] - point[0]) * face[0] + (centre_now[p, 1] - point[1]) * face[1]
-                  + (centre_now[p, 2] - point[2]) * face[2])
-        over_face = distance <= NEAREST_OVER_FACE or abs(height) >= distance * (1 - NEAREST_OVER_FACE)
+        facing_normal(offset, np.sqrt(dot(offset, offset)), face, facing, -1.0, normal[q])
         nearest_of[q] = first
-        for i in range(3):
-            closest[q, i] = point[i]
-            normal[q, i] = facing * face[i] if over_face else (point[i] - centre_now[p, i]) / max(distance, 1e-300)
+
+
+@kernel
+def facing_normal(offset, distance, face, face_side, edge_side, out):
+    """out: the unit normal of the tangent plane at a triangle's point nearest a probe, `offset` (3,)
+    from that point to the probe, `distance` long: the face's own normal (3,) times face_side (+-1) when
+    the probe is over the face, else the offset's direction times edge_side (+-1), beyond an edge or
+    corner."""
+    height = dot(offset, face)
+    over_face = distance <= NEAREST_OVER_FACE or abs(height) >= distance * (1 - NEAREST_OVER_FACE)
+    for i in range(3):
+        out[i] = face_side * face[i] if over_face else edge_side * offset[i] / max(distance, 1e-300)
 
 
 @kernel
