@@ -12,8 +12,11 @@ def _modules():
 
 
 def register() -> None:
+    from .module_exit import guard_module_exit
+
     for module in _modules():
         module.register()
+    guard_module_exit()
 
 
 def unregister() -> None:

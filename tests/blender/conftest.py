@@ -58,23 +58,3 @@ def built_extension(tmp_path_factory) -> dict[str, pathlib.Path]:
                            capture_output=True, text=True, timeout=1800)
     assert built.returncode == 0, built.stdout + built.stderr
     return {package.stem.rsplit("-", 1)[1].replace("_", "-"): package for package in output.glob("mechbake-*.zip")}
-
-
-# The bpy module of Blender 4.2 crashes after Python has shut down (a segfault, exit code 139) once a
-# PointerProperty with a poll function has been registered, even after unregistering; 4.5 and 5.0
-# do not. Under 4.2 the test run leaves, once pytest has printed everything, with pytest's own exit
-# code, as the headless command does (__main__.py).
-_exit_status = 0
-
-
-def pytest_sessionfinish(session, exitstatus):
-    global _exit_status
-    _exit_status = int(exitstatus)
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_unconfigure(config):
-    if bpy.app.version < (4, 3, 0):
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(_exit_status)

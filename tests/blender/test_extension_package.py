@@ -44,9 +44,6 @@ print(json.dumps({"extension": extension.__file__, "numba_at_register": numba_at
                   "stage": stage, "errors": errors, "warm": warm, "cache": str(cache.cache_folder()),
                   "user_folder": bpy.utils.extension_path_user(name), "numba": numba.__file__,
                   "frames": report.frames, "worst_gap": report.worst_gap, "compiled": compiled}))
-# the bpy module of Blender 4.2 crashes at Python's exit once MechBake was registered (see __main__.py)
-sys.stdout.flush()
-os._exit(0)
 """
 
 

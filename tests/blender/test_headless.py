@@ -105,3 +105,40 @@ def test_on_a_cold_cache_the_command_compiles_the_solver_first_and_says_so(tmp_p
     assert said[7].startswith("mechbake: baking")
     warm = run_module(tmp_path, "bake", str(source), "--frames", "1:5", MECHBAKE_CACHE_DIR=str(base))
     assert warm.returncode == 0 and "compiling" not in warm.stdout
+
+
+OWN_SCRIPT = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import checkout
+checkout.import_checkout_as_mechbake()
+import bpy
+import mechbake
+
+mechbake.register()
+from mechbake import bake
+
+bpy.ops.wm.open_mainfile(filepath=sys.argv[2])
+report = bake.bake_scene(bpy.context.scene)
+bpy.ops.wm.save_as_mainfile(filepath=sys.argv[3])
+print("baked", report.frames, flush=True)
+ending = sys.argv[4]
+if ending == "exit 3":
+    sys.exit(3)
+if ending == "raise":
+    raise RuntimeError("the pipeline's own error")
+"""
+
+
+def test_a_pipelines_own_script_that_bakes_ends_with_its_own_exit_status(tmp_path):
+    """A script written as the README's Scripting section shows, under every bpy module: the bpy
+    modules of Blender 4.2 and 4.5 crashed in their teardown after such a script (exit code 139)."""
+    source = tmp_path / "in.blend"
+    saved_pendulum(source)
+    for ending, status in (("end", 0), ("exit 3", 3), ("raise", 1)):
+        baked = tmp_path / f"baked {status}.blend"
+        done = subprocess.run([sys.executable, "-c", OWN_SCRIPT, str(ROOT / "tools"), str(source), str(baked), ending],
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == status, done.stdout[-2000:] + done.stderr[-2000:]
+        assert "baked 40" in done.stdout and baked.is_file()
+        assert ("the pipeline's own error" in done.stderr) == (ending == "raise")

@@ -27,9 +27,6 @@ from mechbake.solver.kernels import jit
 bpy.ops.wm.open_mainfile(filepath=sys.argv[2])
 report = bake.bake_scene(bpy.context.scene)
 print(json.dumps({"frames": report.frames, "cache": str(jit.CACHE_FOLDER)}))
-# the bpy module of Blender 4.2 crashes at Python's exit once MechBake was registered (see __main__.py)
-sys.stdout.flush()
-os._exit(0)
 """
 
 
