@@ -5,8 +5,9 @@ llvmlite wheels for that platform (numpy is not bundled: Blender ships it).
 
 1. Downloads from PyPI into wheels/ (ignored by git) every wheel that blender_manifest.toml lists
    under `wheels`, unless it is there already: pip, the exact file, for that wheel's own platform.
-   With --newest it first asks pip for the newest numba that has a wheel for Blender's Python (3.11)
-   on each platform, and for the llvmlite that numba requires, and writes those into the manifest.
+   With --newest it first asks pip for the newest numba that has a wheel for each of Blender's
+   Pythons on each platform (PYTHONS), and for the llvmlite that numba requires, and writes those
+   into the manifest. Blender installs from a zip only the wheels for its own Python.
 2. Builds with Blender's own extension builder, as `blender --command extension build
    --split-platforms` does: mechbake-VERSION-PLATFORM.zip for every platform in the manifest, each
    with only its own wheels, then validates each zip. Without --blender the builder is the copy
@@ -26,7 +27,6 @@ import zipfile
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "blender_manifest.toml"
 WHEELS = ROOT / "wheels"
-PYTHON_VERSION = "3.11"  # Blender 4.2 to 5.0 embed Python 3.11
 BUNDLED = ("numba", "llvmlite")  # numba's other dependency, numpy, is Blender's own
 
 # The wheel platform each Blender platform can load, as pip's --platform (pip also takes older
@@ -34,9 +34,19 @@ BUNDLED = ("numba", "llvmlite")  # numba's other dependency, numpy, is Blender's
 # are for macOS 12 from numba 0.65 on; Intel Macs run Blender up to 4.5 on macOS 11 or later.
 PIP_PLATFORMS = {
     "windows-x64": "win_amd64",
+    "windows-arm64": "win_arm64",
     "macos-arm64": "macosx_12_0_arm64",
     "macos-x64": "macosx_11_0_x86_64",
     "linux-x64": "manylinux_2_28_x86_64",
+}
+# The Pythons of the Blenders on each platform: 4.2 to 5.0 embed 3.11, 5.1 and later 3.13. Intel Macs
+# run Blender up to 4.5 only; numba has no Windows-on-Arm wheel for 3.11, so there MechBake needs 5.1.
+PYTHONS = {
+    "windows-x64": ("3.11", "3.13"),
+    "windows-arm64": ("3.13",),
+    "macos-arm64": ("3.11", "3.13"),
+    "macos-x64": ("3.11",),
+    "linux-x64": ("3.11", "3.13"),
 }
 
 
@@ -55,12 +65,12 @@ def wheel_fields(filename: str) -> tuple[str, str, str, str, str]:
     return name, version, python, abi, platform
 
 
-def pip_download(requirement: str, platform: str, destination: pathlib.Path) -> pathlib.Path:
-    """Downloads the newest wheel meeting the requirement for Python 3.11 on the platform (a pip
-    platform tag); the file's path."""
+def pip_download(requirement: str, platform: str, python: str, destination: pathlib.Path) -> pathlib.Path:
+    """Downloads the newest wheel meeting the requirement for the Python version ("3.13") on the platform
+    (a pip platform tag); the file's path."""
     before = set(destination.glob("*.whl"))
     subprocess.run([sys.executable, "-m", "pip", "download", requirement, "--only-binary=:all:", "--no-deps",
-                    "--python-version", PYTHON_VERSION, "--implementation", "cp", "--platform", platform,
+                    "--python-version", python, "--implementation", "cp", "--platform", platform,
                     "--dest", str(destination), "--disable-pip-version-check", "--progress-bar", "off", "--quiet"],
                    check=True)
     (new,) = set(destination.glob("*.whl")) - before
@@ -79,16 +89,16 @@ def requirement_of(wheel: pathlib.Path, dependency: str) -> str:
 
 
 def newest_wheels() -> list[str]:
-    """The newest numba with a wheel for each platform and the llvmlite it needs, downloaded into wheels/;
-    their paths relative to the manifest."""
+    """The newest numba with a wheel for each platform and Python and the llvmlite it needs, downloaded
+    into wheels/; their paths relative to the manifest."""
     found = []
     with tempfile.TemporaryDirectory() as scratch:
-        for blender_platform, pip_platform in PIP_PLATFORMS.items():
-            folder = pathlib.Path(scratch) / blender_platform
+        for (blender_platform, pip_platform), python in ((p, v) for p in PIP_PLATFORMS.items() for v in PYTHONS[p[0]]):
+            folder = pathlib.Path(scratch) / f"{blender_platform}-{python}"
             folder.mkdir()
-            numba = pip_download("numba", pip_platform, folder)
-            llvmlite = pip_download(requirement_of(numba, "llvmlite"), pip_platform, folder)
-            say(f"{blender_platform}: newest for Python {PYTHON_VERSION}: {numba.name}, {llvmlite.name}")
+            numba = pip_download("numba", pip_platform, python, folder)
+            llvmlite = pip_download(requirement_of(numba, "llvmlite"), pip_platform, python, folder)
+            say(f"{blender_platform}: newest for Python {python}: {numba.name}, {llvmlite.name}")
             for wheel in (numba, llvmlite):
                 shutil.move(str(wheel), WHEELS / wheel.name)
                 found.append(f"./wheels/{wheel.name}")
@@ -113,11 +123,12 @@ def download_listed_wheels(wheels: list[str]) -> None:
         if path.is_file():
             say(f"have {listed}")
             continue
-        name, version, _, _, platform = wheel_fields(path.name)
+        name, version, python_tag, _, platform = wheel_fields(path.name)
+        python = f"{python_tag[2]}.{python_tag[3:]}"  # cp313 -> 3.13
         say(f"downloading {path.name}")
         with tempfile.TemporaryDirectory() as scratch:
             # a compound tag (manylinux_2_27_x86_64.manylinux_2_28_x86_64) is one file for each of its tags
-            downloaded = pip_download(f"{name}=={version}", platform.split(".")[-1], pathlib.Path(scratch))
+            downloaded = pip_download(f"{name}=={version}", platform.split(".")[-1], python, pathlib.Path(scratch))
             if downloaded.name != path.name:
                 raise SystemExit(f"build_extension: PyPI gave {downloaded.name} for {listed}; "
                                  "run with --newest to list what PyPI has")
@@ -127,22 +138,27 @@ def download_listed_wheels(wheels: list[str]) -> None:
 def blender_platform(wheel: str) -> str | None:
     """The Blender platform a wheel is for (its platform tag's system and machine), or None."""
     tag = wheel_fields(wheel)[4].split(".")[-1]
-    for blender, (system, machine) in {"windows-x64": ("win", "amd64"), "macos-arm64": ("macosx", "arm64"),
-                                       "macos-x64": ("macosx", "x86_64"), "linux-x64": ("manylinux", "x86_64")}.items():
+    for blender, (system, machine) in {"windows-x64": ("win", "amd64"), "windows-arm64": ("win", "arm64"),
+                                       "macos-arm64": ("macosx", "arm64"), "macos-x64": ("macosx", "x86_64"),
+                                       "linux-x64": ("manylinux", "x86_64")}.items():
         if tag.startswith(system) and tag.endswith(machine):
             return blender
     return None
 
 
 def check_every_platform_has_its_wheels(listed: dict) -> None:
-    """Each of Blender's platforms is in the manifest with numba and llvmlite, so no zip lacks them."""
-    for platform in PIP_PLATFORMS:
+    """Each of Blender's platforms is in the manifest with numba and llvmlite for each of its Pythons,
+    so no zip lacks them."""
+    for platform, pythons in PYTHONS.items():
         if platform not in listed.get("platforms", []):
             raise SystemExit(f"build_extension: {MANIFEST.name} does not list the platform {platform}")
-        packages = sorted(wheel_fields(w)[0] for w in listed.get("wheels", []) if blender_platform(w) == platform)
-        if packages != sorted(BUNDLED):
-            raise SystemExit(f"build_extension: {MANIFEST.name} lists {packages or 'no wheels'} for {platform}, "
-                             f"not one each of {', '.join(BUNDLED)}")
+        for python in pythons:
+            tag = "cp" + python.replace(".", "")
+            packages = sorted(wheel_fields(w)[0] for w in listed.get("wheels", [])
+                              if blender_platform(w) == platform and wheel_fields(w)[2] == tag)
+            if packages != sorted(BUNDLED):
+                raise SystemExit(f"build_extension: {MANIFEST.name} lists {packages or 'no wheels'} for {platform} "
+                                 f"and Python {python}, not one each of {', '.join(BUNDLED)}")
 
 
 def blender_builder(blender: str | None) -> list[str]:

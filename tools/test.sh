@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: set-up on a fresh machine, every test (the solver alone, then the extension in
-# real Blender through the bpy module of Blender 5.0, 4.2 LTS and 4.5 LTS), then static type checking
-# of the add-on. Arguments go to pytest and run with Blender 5.0 only (`bash tools/test.sh tests/blender -x`).
+# real Blender through the bpy module of Blender 5.0, then of 4.2 LTS, 4.5 LTS, 5.1, 5.2 LTS and 5.3),
+# then static type checking of the add-on. Arguments go to pytest and run with Blender 5.0 only
+# (`bash tools/test.sh tests/blender -x`).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/tools/setup.sh"
@@ -11,7 +12,7 @@ if [ $# -gt 0 ]; then
 else
     echo "tests: the solver, and the extension with Blender $(.venv/bin/python -c 'import bpy; print(bpy.app.version_string)'):"
     .venv/bin/python -m pytest
-    for version in 4.2 4.5; do
+    for version in 4.2 4.5 5.1 5.2 5.3; do
         python=".venv/bpy-$version/bin/python"
         echo "tests: the extension with Blender $("$python" -c 'import bpy; print(bpy.app.version_string)'):"
         "$python" -m pytest tests/blender

@@ -6,10 +6,11 @@ first imported.
 
 The base folder is, in this order: `set_cache_folder()`, the environment variable
 MECHBAKE_CACHE_DIR, the user's cache folder, the system's temporary folder. It holds one subfolder
-per version of the solver's source (a hash of every file in `solver/`) and of numba: numba checks
+per version of the solver's source (a hash of every file in `solver/`), of numba and of Python: numba checks
 only the stamp of the file a kernel is defined in, not of the kernels it calls, so a cache keyed by
 the whole source can never hand back a kernel compiled against older code, and a new numba starts
-a new folder instead of quietly recompiling in an old one that says it is complete. The hash also
+a new folder instead of quietly recompiling in an old one that says it is complete, and each Python
+(Blender 5.0's 3.11, 5.1's 3.13) has its own mark of completeness. The hash also
 takes the path the solver is imported from, as numba keys its entries by their source file's path
 (symlinks not resolved): the same files under another path compile again, so they get their own
 folder and their own mark of completeness. A folder that cannot be written is skipped (a read-only
@@ -77,7 +78,7 @@ def cache_folder() -> pathlib.Path | None:
     """The folder compiled kernels are kept in, or None when no candidate can be written."""
     candidates = [_chosen_base, os.environ.get("MECHBAKE_CACHE_DIR"), _user_cache_base(),
                   pathlib.Path(tempfile.gettempdir()) / "mechbake-cache"]
-    name = f"kernels-{source_hash()}-numba-{numba_version()}"
+    name = f"kernels-{source_hash()}-numba-{numba_version()}-py{sys.version_info.major}{sys.version_info.minor}"
     for base in candidates:
         if base:
             folder = pathlib.Path(base) / name

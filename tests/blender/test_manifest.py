@@ -1,6 +1,6 @@
-"""The manifest passes Blender's own extension validator, lists numba and llvmlite wheels for Python
-3.11 on every platform Blender ships, and each built zip holds the add-on and its platform's wheels
-only."""
+"""The manifest passes Blender's own extension validator, lists numba and llvmlite wheels for each
+Python of the Blenders on every platform Blender ships (3.11 for 4.2 to 5.0, 3.13 for 5.1 and later),
+and each built zip holds the add-on and its platform's wheels only."""
 import email.parser
 import pathlib
 import subprocess
@@ -13,10 +13,16 @@ import numpy
 from packaging.requirements import Requirement
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-PLATFORM_TAGS = {"windows-x64": ("win", "amd64"), "macos-arm64": ("macosx", "arm64"),
+PLATFORM_TAGS = {"windows-x64": ("win", "amd64"), "windows-arm64": ("win", "arm64"), "macos-arm64": ("macosx", "arm64"),
                  "macos-x64": ("macosx", "x86_64"), "linux-x64": ("manylinux", "x86_64")}
-# Blender 4.2, 4.5 and 5.0 ship numpy 1.26 (the bpy module 5.0.1 requires numpy>=1.26,<2.0); the oldest of it
-BLENDER_NUMPY = "1.26.0"
+# The Pythons of the Blenders that run on each platform: Intel Macs run Blender up to 4.5; numba has no
+# Windows-on-Arm wheel for Python 3.11 (Blender 4.4 to 5.0 there), so MechBake needs 5.1 on it.
+PLATFORM_PYTHONS = {"windows-x64": ("cp311", "cp313"), "windows-arm64": ("cp313",), "macos-arm64": ("cp311", "cp313"),
+                    "macos-x64": ("cp311",), "linux-x64": ("cp311", "cp313")}
+# The oldest numpy of the Blenders on each Python: 4.2 to 5.0 ship numpy 1.26 (the bpy module 5.0.1
+# requires numpy>=1.26,<2.0); the bpy modules of 5.1 to 5.3 require numpy>=2.2,<3.0
+BLENDER_NUMPY = {"cp311": "1.26.0", "cp313": "2.2.0"}
+THIS_PYTHON = f"cp{sys.version_info.major}{sys.version_info.minor}"
 
 
 def blender_ext() -> pathlib.Path:
@@ -36,25 +42,30 @@ def wheel_metadata(path: pathlib.Path, name: str) -> email.message.Message:
         return email.parser.Parser().parsestr(archive.read(found).decode())
 
 
-def test_every_platform_has_numba_and_llvmlite_for_python_3_11(built_extension):
+def test_every_platform_has_numba_and_llvmlite_for_each_python_of_its_blenders(built_extension):
     listed = manifest()
     assert sorted(listed["platforms"]) == sorted(PLATFORM_TAGS)
+    assert THIS_PYTHON in BLENDER_NUMPY, f"a Blender with Python {sys.version.split()[0]} is not provided for"
     for platform, (system, machine) in PLATFORM_TAGS.items():
-        wheels = {}
+        wheels: dict[str, dict[str, pathlib.Path]] = {}
         for entry in listed["wheels"]:
             path = ROOT / entry
             assert path.is_file(), f"{entry} was not downloaded"
             tags = wheel_metadata(path, "WHEEL").get_all("Tag")
             if any(tag.split("-")[2].startswith(system) and tag.endswith(machine) for tag in tags):
-                assert all(tag.startswith("cp311-cp311-") for tag in tags), f"{entry}: {tags}"
-                wheels[path.name.split("-")[0]] = path
-        assert sorted(wheels) == ["llvmlite", "numba"], f"{platform}: {sorted(wheels)}"
-        numba_needs = {Requirement(r).name: Requirement(r.split(";")[0])
-                       for r in wheel_metadata(wheels["numba"], "METADATA").get_all("Requires-Dist")}
-        llvmlite_version = wheel_metadata(wheels["llvmlite"], "METADATA")["Version"]
-        assert numba_needs["llvmlite"].specifier.contains(llvmlite_version, prereleases=True), platform
-        for blender_numpy in (BLENDER_NUMPY, numpy.__version__):  # Blender's numpy, and this bpy's
-            assert numba_needs["numpy"].specifier.contains(blender_numpy), f"{platform}: {numba_needs['numpy']}"
+                (python,) = {tag.split("-")[0] for tag in tags}
+                assert all(tag.startswith(f"{python}-{python}-") for tag in tags), f"{entry}: {tags}"
+                wheels.setdefault(python, {})[path.name.split("-")[0]] = path
+        assert sorted(wheels) == sorted(PLATFORM_PYTHONS[platform]), f"{platform}: {sorted(wheels)}"
+        for python, pair in wheels.items():
+            assert sorted(pair) == ["llvmlite", "numba"], f"{platform}, {python}: {sorted(pair)}"
+            numba_needs = {Requirement(r).name: Requirement(r.split(";")[0])
+                           for r in wheel_metadata(pair["numba"], "METADATA").get_all("Requires-Dist")}
+            llvmlite_version = wheel_metadata(pair["llvmlite"], "METADATA")["Version"]
+            assert numba_needs["llvmlite"].specifier.contains(llvmlite_version, prereleases=True), platform
+            blender_numpys = [BLENDER_NUMPY[python]] + ([numpy.__version__] if python == THIS_PYTHON else [])
+            for blender_numpy in blender_numpys:  # the Blenders' oldest numpy, and this bpy's
+                assert numba_needs["numpy"].specifier.contains(blender_numpy), f"{platform}: {numba_needs['numpy']}"
 
 
 def test_manifest_validates_and_each_zip_holds_the_add_on_and_its_own_wheels(built_extension):
@@ -68,6 +79,7 @@ def test_manifest_validates_and_each_zip_holds_the_add_on_and_its_own_wheels(bui
         generated = manifest(zipfile.ZipFile(package).read("blender_manifest.toml").decode())["build"]["generated"]
         assert generated["platforms"] == [platform]
         bundled = sorted(n for n in names if n.startswith("wheels/"))
-        assert bundled == sorted(w.removeprefix("./") for w in generated["wheels"]) and len(bundled) == 2
+        assert bundled == sorted(w.removeprefix("./") for w in generated["wheels"])
+        assert len(bundled) == 2 * len(PLATFORM_PYTHONS[platform])
         assert not [n for n in names if n.startswith("numpy")]  # Blender's own
         subprocess.run([sys.executable, tool, "validate", str(package)], check=True, capture_output=True)
