@@ -21,7 +21,7 @@ import bpy
 import numpy as np
 
 from .keyframes import TRANSFORM_PATHS, action_fcurves, animated_channels, attach_bake, detach_bake, discard_bake, \
-    is_bake_attached, write_bake_keys
+    is_bake_attached, euler_key_error, write_bake_keys
 from .scene_model import read_scene, scene_problems
 from .solver import ModelError, Simulation
 from .solver.rotation import quaternion_to_matrix
@@ -104,20 +104,42 @@ class Bake:
             if body is None or body not in in_scene:
                 raise ModelError(f"object '{binding.name}' was deleted during the bake; nothing was written")
             bodies.append(body)
+        key_warnings = []
         with _frame_round_trip(self.scene, keep=bodies):
             for k, (obj, binding, pose) in enumerate(zip(bodies, self.built.bindings, self.start_poses)):
                 rotations = quaternion_to_matrix(self.orientations[:, k])
                 origins = self.positions[:, k] + rotations @ binding.origin_offset  # the origin, not the centre of mass
                 # the body turns as D·R (scene_model.py): the rotation channels key R = D⁻¹·(D·R)
                 keyed = _quaternion_product(binding.delta_rotation * [1.0, -1.0, -1.0, -1.0], self.orientations[:, k])
-                write_bake_keys(obj, self.frames.astype(float), origins - binding.delta_location, keyed,
-                                _start_rotation(obj.rotation_mode, pose))
+                values = write_bake_keys(obj, self.frames.astype(float), origins - binding.delta_location, keyed,
+                                         _start_rotation(obj.rotation_mode, pose))
+                key_warnings += _euler_precision_warning(obj, values, keyed)
                 obj.mechbake.baked_pose = pose
                 obj.mechbake.is_baked = True
         stats = self.simulation.stats
         return BakeReport(len(self.frames), len(self.built.bindings), time.perf_counter() - self.started,
                           self.worst_gap, stats["steps"], stats["corrections"], stats["halvings"],
-                          list(self.built.warnings) + self.simulation.warnings)
+                          list(self.built.warnings) + self.simulation.warnings + key_warnings)
+
+
+EULER_KEY_TOLERANCE = 1e-6  # m: how far a body's farthest point may be off in its stored Euler keys
+
+
+def _euler_precision_warning(obj, rotations: np.ndarray, quaternions: np.ndarray) -> list[str]:
+    """A warning when obj's Euler keys, stored as 32-bit floats, put its farthest point more than
+    EULER_KEY_TOLERANCE off: the angles of a body that keeps turning grow without bound, and a float
+    holds them the less exactly the larger they are. Quaternion keys stay within [-1, 1]."""
+    if obj.rotation_mode in ("QUATERNION", "AXIS_ANGLE"):
+        return []
+    corners = np.array([corner[:] for corner in obj.bound_box]) * np.array(obj.scale)
+    reach = float(np.max(np.linalg.norm(corners, axis=1)))  # farthest point from the origin, m
+    off = euler_key_error(obj.rotation_mode, rotations, quaternions) * reach
+    if off <= EULER_KEY_TOLERANCE:
+        return []
+    largest = float(np.max(np.abs(rotations)))
+    return [f"object '{obj.name}' turns {largest / (2 * np.pi):.0f} times: Blender stores its Euler rotation keys "
+            f"(up to {largest:.0f} rad) as 32-bit floats, which puts its farthest point up to {off:.1g} m off; "
+            f"set its Rotation Mode to Quaternion for exact keys"]
 
 
 def bake_scene(scene, frame_start=None, frame_end=None, progress=None) -> BakeReport:

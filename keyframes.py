@@ -134,10 +134,11 @@ def _make_bake_action(obj) -> None:
     settings.bake_action = bake
 
 
-def write_bake_keys(obj, frames: np.ndarray, locations: np.ndarray, quaternions: np.ndarray, reference) -> None:
+def write_bake_keys(obj, frames: np.ndarray, locations: np.ndarray, quaternions: np.ndarray, reference) -> np.ndarray:
     """Keys location and rotation of obj at every frame into MechBake's action (made the first time),
     replacing its earlier bake, and plays that action. reference: obj's rotation at the start, which
-    the keyed rotation continues (the same Euler turn count, the same quaternion sign)."""
+    the keyed rotation continues (the same Euler turn count, the same quaternion sign). Returns the
+    rotation keys' values (F, k), as rotation_values gives them."""
     if obj.mechbake.bake_action is None:
         _make_bake_action(obj)
     bake = obj.mechbake.bake_action
@@ -156,6 +157,28 @@ def write_bake_keys(obj, frames: np.ndarray, locations: np.ndarray, quaternions:
             curve.keyframe_points.foreach_set("interpolation", [_LINEAR] * len(frames))
             curve.update()
     attach_bake(obj)
+    return rotations
+
+
+def euler_key_error(order: str, angles: np.ndarray, quaternions: np.ndarray) -> float:
+    """The largest turn, in radians, between the rotation that Euler keys (F, 3) give once Blender has
+    stored them as 32-bit floats and the unit quaternions (F, 4) they were made from. Angles that keep
+    growing (a body that keeps turning) hold the less precision the larger they are."""
+    stored = angles.astype(np.float32).astype(float)
+    keyed = np.broadcast_to(np.eye(3), (len(stored), 3, 3))
+    for axis in order:  # "XYZ": X is applied first, R = Rz Ry Rx
+        k = "XYZ".index(axis)
+        i, j = (k + 1) % 3, (k + 2) % 3
+        turn = np.zeros((len(stored), 3, 3))
+        turn[:, k, k] = 1.0
+        c, s = np.cos(stored[:, k]), np.sin(stored[:, k])
+        turn[:, i, i], turn[:, i, j], turn[:, j, i], turn[:, j, j] = c, -s, s, c
+        keyed = turn @ keyed
+    w, x, y, z = quaternions.T
+    exact = np.stack([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                      [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                      [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]]).transpose(2, 0, 1)
+    return float(np.max(np.linalg.norm(keyed - exact, axis=(1, 2)))) / np.sqrt(2.0)  # |R1 - R2|_F = 2 sqrt 2 sin(a/2)
 
 
 def rotation_values(mode: str, quaternions: np.ndarray, reference=None) -> tuple[str, np.ndarray]:
