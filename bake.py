@@ -22,7 +22,7 @@ import numpy as np
 
 from .keyframes import TRANSFORM_PATHS, action_fcurves, animated_channels, attach_bake, detach_bake, discard_bake, \
     is_bake_attached, euler_key_error, write_bake_keys
-from .scene_model import read_scene, scene_problems
+from .scene_model import check_frame_range, read_scene, scene_problems
 from .solver import ModelError, Simulation
 from .solver.rotation import quaternion_to_matrix
 
@@ -55,6 +55,7 @@ class Bake:
         self.scene = scene
         self.started = time.perf_counter()
         start = scene.frame_start if frame_start is None else frame_start
+        check_frame_range(start, scene.frame_end if frame_end is None else frame_end)  # before frame_set takes it
         with _frame_round_trip(scene), _without_bakes(scene):
             scene.frame_set(start)  # the mechanism starts from the scene at its first frame
             self.built = read_scene(scene, bpy.context.evaluated_depsgraph_get(), start, frame_end)

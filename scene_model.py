@@ -77,12 +77,24 @@ def scene_problems(scene, depsgraph, frame_start=None, frame_end=None) -> tuple[
         return str(error).split("\n"), []
 
 
+LAST_FRAME = 1048574  # Blender's MAXFRAME: frames run from -LAST_FRAME to LAST_FRAME
+
+
+def check_frame_range(frame_start: int, frame_end: int) -> None:
+    """A range of frames Blender can step through, with its end after its start (ModelError otherwise)."""
+    for name, frame in (("start", frame_start), ("end", frame_end)):
+        if not -LAST_FRAME <= frame <= LAST_FRAME:
+            raise ModelError(f"frame range {frame_start}-{frame_end}: the {name} is beyond Blender's frames "
+                             f"(-{LAST_FRAME} to {LAST_FRAME})")
+    if frame_end <= frame_start:
+        raise ModelError(f"frame range {frame_start}-{frame_end} is empty: the end must come after the start")
+
+
 def read_scene(scene, depsgraph, frame_start=None, frame_end=None) -> SceneModel:
     """The scene as it is now (the caller sets the start frame); raises ModelError listing every problem."""
     frame_start = scene.frame_start if frame_start is None else frame_start
     frame_end = scene.frame_end if frame_end is None else frame_end
-    if frame_end <= frame_start:
-        raise ModelError(f"frame range {frame_start}-{frame_end} is empty: the end must come after the start")
+    check_frame_range(frame_start, frame_end)
     fps = scene.render.fps / scene.render.fps_base
     objects = list(depsgraph.view_layer.objects)
     reading = _Reading(scene, depsgraph, {o.name for o in objects}, frame_start, fps,

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import sysconfig
 
-from test_headless import saved_pendulum
+from headless import saved_pendulum
 
 INSTALL_AND_BAKE = """
 import json, os, site, sys

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import mechbake
-from test_headless import saved_pendulum
+from headless import saved_pendulum
 
 ROOT = os.path.dirname(os.path.abspath(mechbake.__file__))
 
