@@ -8,7 +8,8 @@ class ModelError(ValueError):
 class SimulationDiverged(RuntimeError):
     """The state could not be kept finite, even after halving the step to its floor."""
 
-    def __init__(self, message: str, time: float, joint: str | None):
+    def __init__(self, message: str, time: float, joint: str | None, body: str | None = None):
         super().__init__(message)
         self.time = time
         self.joint = joint
+        self.body = body  # a body whose mass or inertia is out of scale with the rest, when one is

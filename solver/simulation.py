@@ -17,6 +17,7 @@ from .arrays import StateArrays, flight_arrays, row_arrays, solver_settings, wor
 from .errors import ModelError, SimulationDiverged
 from .frames import Frames
 from .integrator import fly
+from .mass_fault import extreme_body
 from .model import Model, Settings
 from .servo_fault import cannot_follow, servo_at_fault
 from .contact.detection import Contacts, find_contacts
@@ -26,7 +27,7 @@ from .contact.lcp import apply_lcp_impulses
 from .contact.lemke import LemkeFailure
 from .contact.reduction import four_per_face
 from .state import State
-from .stepping import GROW_AFTER, MAX_HALVINGS, MAX_SUBSTEPS
+from .stepping import GROW_AFTER, MAX_HALVINGS, MAX_STEPS_PER_RUN, MAX_SUBSTEPS
 
 LCP_ROUNDS = 6  # turns of the contact LCP and the joint correction within one step
 CONTACT_TIGHTNESS = 1e-3  # contact impulses converge to this fraction of Dmax per step
@@ -129,7 +130,7 @@ class Simulation:
         """Advance by `duration` (rounded to whole steps). callback(sim) runs after every step; if it
         returns False the run stops there. Without a callback, a mechanism without contacts takes all
         its steps in one kernel call."""
-        steps = int(round(duration / self.h))
+        steps = self._steps_in(duration)
         if callback is None and not self.model.contacts.enabled:
             self._advance_jointed(self.h, steps, counted=True)
             return
@@ -137,6 +138,22 @@ class Simulation:
             self.step()
             if callback is not None and callback(self) is False:
                 return
+
+    def _steps_in(self, duration) -> int:
+        """The whole steps h in `duration`, or a ModelError naming what is wrong with it."""
+        if not isinstance(duration, (int, float, np.integer, np.floating)) or isinstance(duration, (bool, np.bool_)):
+            raise ModelError(f"run: duration must be a number of seconds, got {duration!r}")
+        if not np.isfinite(duration) or duration < 0:
+            raise ModelError(f"run: duration must be a finite number of seconds, at least 0, got {duration!r}")
+        steps = round(float(duration) / self.h)
+        if duration > 0 and steps == 0:
+            raise ModelError(f"run: duration {float(duration):.3g} s is less than half a step (h = {self.h:.3g} s); "
+                             f"no step would be taken")
+        if steps > MAX_STEPS_PER_RUN:
+            raise ModelError(f"run: duration {float(duration):.3g} s at h = {self.h:.3g} s is {steps:.3g} steps, more "
+                             f"than {MAX_STEPS_PER_RUN:.0e} (hours of work at the least): check the units of h and "
+                             f"of the duration")
+        return steps
 
     def _advance(self, duration: float) -> None:
         """`duration` of a scene with contacts, in sub-steps that halve when the corrections fail and
@@ -236,8 +253,11 @@ class Simulation:
         else:
             joint = model.joint_names[failure.culprit] if failure.culprit >= 0 else None
             cause = f"joint '{joint}' kept a gap of {failure.size:.3g} m" if joint else "no joint closed"
+        extreme = extreme_body(model) if servo is None else None
+        if extreme is not None:
+            cause = f"body '{extreme[0]}': {extreme[1]}, too far apart to keep the mechanism finite ({cause})"
         return SimulationDiverged(f"simulation diverged at t = {self.state.time:.6g} s: {cause} ({limit})",
-                                  self.state.time, joint)
+                                  self.state.time, joint, extreme[0] if extreme is not None else None)
 
     def _spare_state(self) -> StateArrays:
         """State arrays of the state's shapes, for a kernel to keep a copy in."""

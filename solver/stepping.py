@@ -5,3 +5,4 @@ without them (kernels/correction.advance_steps); plain numbers, so importing the
 MAX_HALVINGS = 16  # the step may shrink to h / 2^16 before the run is declared diverged
 MAX_SUBSTEPS = 4096  # sub-steps one step may take (halved, or shortened to impacts) before the run is declared diverged
 GROW_AFTER = 4  # good sub-steps in a row before a halved step doubles again
+MAX_STEPS_PER_RUN = 10**9  # steps one run may ask for: more is a mistake of units in h or the duration

@@ -40,17 +40,34 @@ def _slot_pairs(model, shapes) -> np.ndarray:
     """(p, 2) the pairs of shape slots that may touch: of different bodies not joined to each other
     (as in every rig), at least one of them moving, not two points; slot a is the polyhedron when
     one of them is (a hull before a box), so every pair has its kernel (kernels/narrow_phase.py)."""
-    slot, other = np.triu_indices(len(shapes.kind), 1)
     body, kind = shapes.body, shapes.kind
-    low, high = np.minimum(body[slot], body[other]), np.maximum(body[slot], body[other])
-    n = len(model.body_names)
-    joined = np.minimum(model.joint_body_a, model.joint_body_b) * n + np.maximum(model.joint_body_a, model.joint_body_b)
-    keep = (low != high) & ~np.isin(low * n + high, joined)
-    keep &= model.body_dynamic[body[slot]] | model.body_dynamic[body[other]]
-    keep &= ~((kind[slot] == POINT) & (kind[other] == POINT))
+    slot, other = _slots_of_body_pairs(model, body)
+    keep = ~((kind[slot] == POINT) & (kind[other] == POINT))
     slot, other = slot[keep], other[keep]
     rank_of_kind = np.empty(4, dtype=np.int64)
     rank_of_kind[[HULL, BOX, CAPSULE, POINT]] = np.arange(4)  # a takes the lower rank
     rank = rank_of_kind[kind]
     swap = rank[other] < rank[slot]
     return np.column_stack((np.where(swap, other, slot), np.where(swap, slot, other))).astype(np.int64).reshape(-1, 2)
+
+
+def _slots_of_body_pairs(model, body: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair of slots (slot < other, in row-major order) whose bodies differ, are not joined and
+    are not both without motion: built from the pairs of bodies, so a body of many slots (a points
+    shape) costs pairs with the other bodies' slots only, not with its own."""
+    n = len(model.body_names)
+    order = np.argsort(body, kind="stable")
+    bodies, first, count = np.unique(body[order], return_index=True, return_counts=True)
+    a, b = np.triu_indices(len(bodies), 1)  # indices into bodies, whose values are sorted: bodies[a] < bodies[b]
+    joined = np.minimum(model.joint_body_a, model.joint_body_b) * n + np.maximum(model.joint_body_a, model.joint_body_b)
+    keep = ~np.isin(bodies[a] * n + bodies[b], joined) & (model.body_dynamic[bodies[a]] | model.body_dynamic[bodies[b]])
+    a, b = a[keep], b[keep]
+    products = count[a] * count[b]
+    pair = np.repeat(np.arange(len(a)), products)
+    within = np.arange(len(pair)) - np.repeat(np.cumsum(products) - products, products)
+    slot_a = order[first[a][pair] + within // count[b][pair]]
+    slot_b = order[first[b][pair] + within % count[b][pair]]
+    slot, other = np.minimum(slot_a, slot_b), np.maximum(slot_a, slot_b)
+    rows = np.lexsort((other, slot))
+    return slot[rows], other[rows]
+

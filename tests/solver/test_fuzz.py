@@ -233,3 +233,52 @@ def _stepped(model) -> tuple:
         for _ in range(STEPS):
             sim.step()
     return sim, bound.elapsed
+
+
+OUT_OF_SCALE = [1e-30, 1e-26, 1e-20, 1e20, 1e26, 1e30]  # factors on a body's mass or inertia, clipped to the limits
+SCALED_STEPS = 40
+
+
+def scaled_cases(name: str):
+    """(description, data) of the sample with one moving body's mass or inertia scaled far out."""
+    rng = random.Random(f"scale {name}")
+    bodies = [b for b in SAMPLES[name]["bodies"] if not b.get("fixed") and "motion" not in b]
+    for body, field in itertools.product(bodies[:3], ("mass", "inertia")):
+        factor = rng.choice(OUT_OF_SCALE)
+        if field not in body:  # a particle has no inertia
+            continue
+        data = copy.deepcopy(SAMPLES[name])
+        record = next(b for b in data["bodies"] if b["name"] == body["name"])
+        value = np.array(record[field], dtype=float) * factor
+        record[field] = np.clip(value, -1e30, 1e30).tolist() if field == "inertia" else min(max(value, 1e-30), 1e30)
+        yield f"body '{body['name']}' {field} x {factor:g}", data
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_bodies_out_of_scale_run_finite_or_end_in_an_error_naming_a_body(name):
+    """A divergence where a body's mass or inertia is far out of scale names that body (it blamed a
+    joint for a gap of 0 m or of nan m)."""
+    failures = []
+    for description, data in scaled_cases(name):
+        outcome, model = read_outcome(data)
+        if outcome != "model":
+            continue
+        try:
+            with TimeBound(COMPILE_SECONDS):
+                sim = Simulation(model)
+                for _ in range(SCALED_STEPS):
+                    sim.step()
+        except ModelError:
+            continue
+        except SimulationDiverged as error:
+            if error.body is None and error.joint is None:
+                failures.append(f"{description}: names neither a body nor a joint: {error}")
+            elif error.body is None and ("of 0 m" in str(error) or "nan m" in str(error)):
+                failures.append(f"{description}: blames a joint's gap, not the body: {error}")
+            continue
+        except Exception as error:  # noqa: BLE001  (what the fuzzer is looking for)
+            failures.append(f"{description}: {type(error).__name__}: {str(error)[:200]}")
+            continue
+        if not all(np.isfinite(sim.position(body)).all() for body in model.body_names[1:]):
+            failures.append(f"{description}: a state that is not finite after {SCALED_STEPS} steps")
+    assert not failures, "\n".join(failures)
