@@ -80,6 +80,9 @@ class Settings:
         return dict(self.__dict__)
 
 
+DMAX_ROUNDINGS = 64  # the least Dmax, in roundings of the mechanism's farthest coordinate
+
+
 class Model:
     """A validated mechanism. Build it with Model.from_dict or load_model; never mutate it."""
 
@@ -119,8 +122,20 @@ class Model:
         self.body_velocity0 = np.array([[0.0, 0, 0]] + [b["velocity"] for b in bodies]).reshape(n, 3)
         self.body_angular_velocity0 = np.array([[0.0, 0, 0]] + [b["angular_velocity"] for b in bodies]).reshape(n, 3)
         self._build_joints(spec["joints"])
+        self._check_dmax_is_resolvable()
         self.contacts = ContactLayout(self, spec)
         self._arrays: ModelArrays | None = None
+
+    def _check_dmax_is_resolvable(self) -> None:
+        """Dmax above the rounding of a double across the mechanism: a gap below it can never be shown
+        closed, and every step would be halved to its floor (a crawl, or a divergence at t = 0)."""
+        reach = float(np.abs(self.start.position).max(initial=0.0)) + float(
+            np.linalg.norm(self.joints.point, axis=-1).max(initial=0.0))
+        finest = DMAX_ROUNDINGS * np.finfo(float).eps * reach
+        if self.settings.dmax < finest:
+            raise ModelError(f"settings: field 'dmax' {self.settings.dmax:.3g} m is finer than a double resolves "
+                             f"across the mechanism, which reaches {reach:.3g} m from the origin; give at least "
+                             f"{finest:.1g} m")
 
     def _build_joints(self, joints: list) -> None:
         self.joint_names = [j["name"] for j in joints]  # (m,)
