@@ -24,6 +24,7 @@ from .keyframes import TRANSFORM_PATHS, action_fcurves, animated_channels, attac
     is_bake_attached, euler_key_error, write_bake_keys
 from .scene_model import check_frame_range, read_scene, scene_problems
 from .solver import ModelError, Simulation
+from .solver.stepping import SLOW_SUBSTEPS, SLOW_TOTAL
 from .solver.rotation import quaternion_to_matrix
 
 # An object's pose as Clear Bake puts it back: every transform channel a bake keys, in each rotation mode
@@ -68,6 +69,7 @@ class Bake:
         self.orientations = np.empty((len(self.frames), len(built.bindings), 4))
         self.done = 0
         self.worst_gap = 0.0
+        self.slow: str | None = None  # said once, as soon as the bake is seen to crawl (slow_warning)
         self._sample()
 
     @property
@@ -81,10 +83,13 @@ class Bake:
     def run(self, frames: int) -> None:
         """Simulates up to `frames` more frames (SimulationDiverged passes through; nothing is written)."""
         for _ in range(min(frames, len(self.frames) - 1 - self.done)):
+            before = self.simulation.stats["substeps"]
             for _ in range(self.built.substeps):
                 self.simulation.step()
             self.done += 1
             self._sample()
+            if self.slow is None:
+                self.slow = slow_warning(self, (self.simulation.stats["substeps"] - before) / self.built.substeps)
 
     def _sample(self) -> None:
         sim = self.simulation
@@ -120,7 +125,22 @@ class Bake:
         stats = self.simulation.stats
         return BakeReport(len(self.frames), len(self.built.bindings), time.perf_counter() - self.started,
                           self.worst_gap, stats["steps"], stats["corrections"], stats["halvings"],
-                          list(self.built.warnings) + self.simulation.warnings + key_warnings)
+                          list(self.built.warnings) + self.simulation.warnings + key_warnings
+                          + ([self.slow] if self.slow else []))
+
+
+def slow_warning(job: Bake, substeps_per_step: float) -> str | None:
+    """A warning, as soon as a frame shows it, that the solver cuts its steps short so often that the
+    bake will take long (a crawl looks like a hang in a bake that says nothing): a motion too fast or
+    stiff for the step, or a pile whose impacts each shorten the step."""
+    steps_left = (len(job.frames) - 1 - job.done) * job.built.substeps
+    if substeps_per_step < SLOW_SUBSTEPS or substeps_per_step * steps_left < SLOW_TOTAL:
+        return None
+    elapsed = time.perf_counter() - job.started
+    return (f"at frame {job.frames[job.done]} the solver cut each step into {substeps_per_step:.0f} shorter ones: "
+            f"at this pace the bake takes about {elapsed / job.done * (len(job.frames) - 1 - job.done) / 60:.0f} "
+            f"more minutes; the motion is too fast or stiff for the step (a light body on strong springs, many "
+            f"impacts at once), and more substeps per frame make it faster")
 
 
 EULER_KEY_TOLERANCE = 1e-6  # m: how far a body's farthest point may be off in its stored Euler keys
@@ -143,13 +163,18 @@ def _euler_precision_warning(obj, rotations: np.ndarray, quaternions: np.ndarray
             f"set its Rotation Mode to Quaternion for exact keys"]
 
 
-def bake_scene(scene, frame_start=None, frame_end=None, progress=None) -> BakeReport:
-    """Bakes to the end; progress(fraction) is called after every frame if given."""
+def bake_scene(scene, frame_start=None, frame_end=None, progress=None, warn=None) -> BakeReport:
+    """Bakes to the end; progress(fraction) is called after every frame if given, and warn(message)
+    as soon as the bake is seen to crawl (the report's warnings have it too)."""
     job = Bake(scene, frame_start, frame_end)
+    warned = False
     while not job.finished:
         job.run(1)
         if progress is not None:
             progress(job.progress)
+        if warn is not None and job.slow is not None and not warned:
+            warned = True
+            warn(job.slow)
     return job.finish()
 
 

@@ -103,9 +103,16 @@ def _bake_file(args) -> int:
             shown[0] = tenth
             print(f"mechbake: {100 * fraction:3.0f} %", flush=True)
 
-    report = bake_scene(scene, start, end, progress)
+    said: list[str] = []
+
+    def warn(message: str) -> None:
+        said.append(message)
+        print(f"mechbake: warning: {message}", file=sys.stderr, flush=True)
+
+    report = bake_scene(scene, start, end, progress, warn)
     for warning in report.warnings:
-        print(f"mechbake: warning: {warning}", file=sys.stderr, flush=True)
+        if warning not in said:  # a crawl is said as soon as it is seen
+            warn(warning)
     _save_safely(output)
     print(f"mechbake: {report}", flush=True)
     print(f"mechbake: saved {output}", flush=True)

@@ -133,7 +133,8 @@ class MECHBAKE_OT_bake(bpy.types.Operator):
             self._stop(context)
             return self._fail(error)
         context.window_manager.progress_update(int(100 * self.job.progress))
-        context.workspace.status_text_set(f"MechBake: {100 * self.job.progress:.0f} % (Esc cancels)")
+        crawling = f"; {self.job.slow}" if self.job.slow else ""  # said while it runs, not only at the end
+        context.workspace.status_text_set(f"MechBake: {100 * self.job.progress:.0f} % (Esc cancels){crawling}")
         if not self.job.finished:
             return {"RUNNING_MODAL"}
         self._stop(context)

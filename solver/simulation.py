@@ -8,6 +8,7 @@ kernel call per sub-step. Contacts are found and solved here, between the kernel
 that does not converge is undone from a saved state and retried with half the step (Schmitt §5);
 after a run of good sub-steps the step grows back.
 """
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -27,7 +28,7 @@ from .contact.lcp import apply_lcp_impulses
 from .contact.lemke import LemkeFailure
 from .contact.reduction import four_per_face
 from .state import State
-from .stepping import GROW_AFTER, MAX_HALVINGS, MAX_STEPS_PER_RUN, MAX_SUBSTEPS
+from .stepping import GROW_AFTER, MAX_HALVINGS, MAX_STEPS_PER_RUN, MAX_SUBSTEPS, SLOW_SUBSTEPS, SLOW_TOTAL
 
 LCP_ROUNDS = 6  # turns of the contact LCP and the joint correction within one step
 CONTACT_TIGHTNESS = 1e-3  # contact impulses converge to this fraction of Dmax per step
@@ -131,13 +132,32 @@ class Simulation:
         returns False the run stops there. Without a callback, a mechanism without contacts takes all
         its steps in one kernel call."""
         steps = self._steps_in(duration)
-        if callback is None and not self.model.contacts.enabled:
-            self._advance_jointed(self.h, steps, counted=True)
+        if steps == 0:
             return
-        for _ in range(steps):
+        substeps = self.stats["substeps"]
+        self.step()  # the first alone: its pace foretells the run's (SLOW_SUBSTEPS)
+        self._note_pace(self.stats["substeps"] - substeps, steps - 1)
+        if callback is not None and callback(self) is False:
+            return
+        if callback is None and not self.model.contacts.enabled:
+            self._advance_jointed(self.h, steps - 1, counted=True)
+            return
+        for _ in range(steps - 1):
             self.step()
             if callback is not None and callback(self) is False:
                 return
+
+    def _note_pace(self, substeps: int, steps_left: int) -> None:
+        """Warns at once (warnings.warn, and sim.warnings) when a run's first step was cut into so many
+        sub-steps that the rest will take long: the motion is too fast or stiff for h."""
+        if substeps < SLOW_SUBSTEPS or substeps * steps_left < SLOW_TOTAL:
+            return
+        message = (f"at t = {self.time:.3g} s a step of {self.h:.3g} s needed {substeps} sub-steps: at this pace the "
+                   f"{steps_left} steps left take about {substeps * steps_left:.2g} sub-steps, {substeps} times the "
+                   f"work of their steps; the motion is too fast or stiff for the step (a body with a tiny moment "
+                   f"of inertia or mass on springs or joints): a shorter h or mass properties in scale are faster")
+        self.warnings.append(message)
+        warnings.warn(message, RuntimeWarning, stacklevel=3)
 
     def _steps_in(self, duration) -> int:
         """The whole steps h in `duration`, or a ModelError naming what is wrong with it."""

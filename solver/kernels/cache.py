@@ -16,18 +16,28 @@ takes the path the solver is imported from, as numba keys its entries by their s
 folder and their own mark of completeness. A folder that cannot be written is skipped (a read-only
 or missing folder never stops a bake); with none writable, kernels compile in memory (slower
 start, same results).
+
+The mark of completeness lists every cache file with its size and CRC-32. Before the kernels load,
+`repair()` deletes a listed file that no longer matches (truncated, emptied, overwritten, a flipped
+bit), which numba would fail to unpickle in every later run, and takes the mark away: numba
+compiles that kernel again, and the next warm-up marks the folder complete again. An index (.nbi)
+that numba rewrote with a new specialisation differs too, but still reads: it is kept.
 """
 import hashlib
 import importlib.metadata
 import os
 import pathlib
+import pickle
 import sys
 import tempfile
+import zlib
 
 SOLVER_FOLDER = pathlib.Path(__file__).resolve().parent.parent
 IMPORTED_FROM = os.path.abspath(os.path.dirname(os.path.dirname(__file__)))  # numba's view of the solver's path
 COMPLETE_MARK = "complete"  # written by warm_up once every kernel is compiled into the folder
+CACHE_FILES = ("*.nbi", "*.nbc")  # numba's index and data files
 _chosen_base: pathlib.Path | None = None
+_repaired: dict[pathlib.Path, list[str]] = {}  # folders checked by this process, and what was deleted
 
 
 def set_cache_folder(folder) -> None:
@@ -74,10 +84,16 @@ def _writable(folder: pathlib.Path) -> bool:
     return True
 
 
+def _temporary_base() -> pathlib.Path | None:
+    try:
+        return pathlib.Path(tempfile.gettempdir()) / "mechbake-cache"
+    except FileNotFoundError:  # no usable temporary folder: the kernels compile in memory
+        return None
+
+
 def cache_folder() -> pathlib.Path | None:
     """The folder compiled kernels are kept in, or None when no candidate can be written."""
-    candidates = [_chosen_base, os.environ.get("MECHBAKE_CACHE_DIR"), _user_cache_base(),
-                  pathlib.Path(tempfile.gettempdir()) / "mechbake-cache"]
+    candidates = [_chosen_base, os.environ.get("MECHBAKE_CACHE_DIR"), _user_cache_base(), _temporary_base()]
     name = f"kernels-{source_hash()}-numba-{numba_version()}-py{sys.version_info.major}{sys.version_info.minor}"
     for base in candidates:
         if base:
@@ -88,10 +104,62 @@ def cache_folder() -> pathlib.Path | None:
 
 
 def is_warm() -> bool:
-    """Whether every kernel is compiled in the cache folder (warm_up has run to its end there)."""
+    """Whether every kernel is compiled in the cache folder (warm_up has run to its end there, and
+    none of its files has been damaged since)."""
     folder = cache_folder()
+    repair(folder)
     return folder is not None and (folder / COMPLETE_MARK).is_file()
 
 
+def _fingerprint(path: pathlib.Path) -> str:
+    data = path.read_bytes()
+    return f"{len(data)} {zlib.crc32(data):08x}"
+
+
 def mark_warm(folder: pathlib.Path) -> None:
-    (folder / COMPLETE_MARK).write_text(f"numba {numba_version()}\n")
+    """Marks the folder complete, listing each cache file's size and CRC-32 for repair()."""
+    lines = [f"numba {numba_version()}"]
+    for pattern in CACHE_FILES:
+        for path in sorted(folder.rglob(pattern)):
+            lines.append(f"{_fingerprint(path)} {path.relative_to(folder).as_posix()}")
+    written = folder / f"{COMPLETE_MARK}.{os.getpid()}"
+    written.write_text("\n".join(lines) + "\n")
+    os.replace(written, folder / COMPLETE_MARK)  # a mark is whole or absent
+
+
+def _index_reads(path: pathlib.Path) -> bool:
+    """Whether numba's index file unpickles as numba reads it: its version, then (stamp, overloads)."""
+    try:
+        with open(path, "rb") as file:
+            pickle.load(file)
+            stamp_and_overloads = pickle.loads(file.read())
+    except Exception:  # noqa: BLE001  (any failure to unpickle is a damaged file; numba would raise it)
+        return False
+    return isinstance(stamp_and_overloads, tuple) and len(stamp_and_overloads) == 2
+
+
+def repair(folder: pathlib.Path | None) -> list[str]:
+    """Deletes the listed cache files that are damaged, and then the mark (once per folder and
+    process); the names deleted."""
+    mark = folder / COMPLETE_MARK if folder is not None else None
+    if mark is None or not mark.is_file():
+        return []
+    if folder in _repaired:
+        return _repaired[folder]
+    damaged = []
+    for line in mark.read_text(errors="replace").splitlines()[1:]:
+        size, crc, name = (line.split(" ", 2) + ["", ""])[:3]
+        path = folder / name
+        try:
+            matches = bool(name) and _fingerprint(path) == f"{size} {crc}"
+        except OSError:
+            matches = False
+        if not matches and not (name.endswith(".nbi") and path.is_file() and _index_reads(path)):
+            damaged.append(name)
+    for name in damaged:
+        if name:
+            (folder / name).unlink(missing_ok=True)
+    if damaged:
+        mark.unlink(missing_ok=True)
+    _repaired[folder] = damaged
+    return damaged

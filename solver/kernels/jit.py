@@ -8,9 +8,10 @@ plain Python.
 """
 import os
 
-from .cache import cache_folder, set_cache_folder  # noqa: F401  (set_cache_folder: the API named here)
+from .cache import cache_folder, repair, set_cache_folder  # noqa: F401  (set_cache_folder: the API named here)
 
 CACHE_FOLDER = cache_folder()
+REPAIRED = repair(CACHE_FOLDER)  # damaged cache files deleted before numba reads them
 if CACHE_FOLDER is not None:
     os.environ["NUMBA_CACHE_DIR"] = str(CACHE_FOLDER)
 

@@ -1,5 +1,4 @@
 """Headless baking: `python -m mechbake bake` on saved files, and the command Blender registers."""
-import os
 import pathlib
 import shutil
 import subprocess

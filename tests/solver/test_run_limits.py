@@ -4,6 +4,7 @@ run that diverges because a body's mass or inertia is out of scale names that bo
 import json
 import math
 import tracemalloc
+import warnings
 
 import numpy as np
 import pytest
@@ -83,3 +84,20 @@ def test_a_dmax_finer_than_a_double_resolves_is_named_before_the_run():
         Model.from_dict(data)
     data["settings"]["dmax"] = 1e-13
     Simulation(Model.from_dict(data)).run(0.05)
+
+
+def test_a_run_whose_first_step_crawls_is_named_at_once():
+    """A box on soft springs whose moments of inertia are 1e-7 kg m^2 cuts each step into 140: the
+    run said nothing while it crawled (a bake that looks hung)."""
+    data = mechanisms.spring_suspension("soft")
+    data["bodies"][0]["inertia"] = [1e-7] * 3
+    sim = Simulation(Model.from_dict(data))
+    with pytest.warns(RuntimeWarning, match=r"^at t = 0.01 s a step of 0.01 s needed \d+ sub-steps: at this pace the "
+                                            r"999 steps left take about"):
+        sim.run(10.0, callback=lambda s: False)  # stops after the first step, when the warning is given
+    assert sim.stats["steps"] == 1 and len(sim.warnings) == 1
+    calm = Simulation(Model.from_dict(mechanisms.spring_suspension("soft")))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        calm.run(10.0, callback=lambda s: False)
+    assert calm.warnings == []

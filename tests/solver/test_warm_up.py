@@ -50,3 +50,58 @@ def test_after_the_warm_up_no_sample_compiles_a_kernel(tmp_path):
     found = json.loads(samples.stdout.splitlines()[-1])
     assert found["folder"] == str(folder)
     assert found["compiled"] == []
+
+    # Damaged files, each as a disk or a killed copy leaves them: numba failed to unpickle them in
+    # every later run until the folder was deleted by hand. They are deleted and compiled again.
+    # (kernels called from Python: a kernel called only by other kernels lives on inside their code)
+    def cache_file(kernel: str, kind: str):
+        (path,) = folder.rglob(f"{kernel}-*.py{sys.version_info.major}{sys.version_info.minor}{kind}")
+        return path
+
+    truncated, emptied = cache_file("correction.advance_steps", ".1.nbc"), cache_file("contact_loop.correct_positions",
+                                                                                      ".1.nbc")
+    flipped, garbled = cache_file("flight.fly", ".1.nbc"), cache_file("flight.fly", ".nbi")
+    truncated.write_bytes(truncated.read_bytes()[: truncated.stat().st_size // 2])
+    emptied.write_bytes(b"")
+    flipped_bytes = bytearray(flipped.read_bytes())
+    flipped_bytes[len(flipped_bytes) // 2] ^= 0x10
+    flipped.write_bytes(bytes(flipped_bytes))
+    garbled.write_bytes(os.urandom(garbled.stat().st_size))
+    damaged = subprocess.run([sys.executable, "-c", RUN_SAMPLES], env=env, capture_output=True, text=True,
+                             timeout=900)
+    assert damaged.returncode == 0, damaged.stderr[-3000:]
+    recompiled = json.loads(damaged.stdout.splitlines()[-1])["compiled"]
+    assert {"mechbake.solver.kernels.correction.advance_steps", "mechbake.solver.kernels.flight.fly",
+            "mechbake.solver.kernels.contact_loop.correct_positions"} <= set(recompiled), recompiled
+    assert not (folder / "complete").is_file()  # the next warm-up (in Blender: in the background) marks it again
+    again = subprocess.run([sys.executable, "-c", IMPORT_CHECKOUT + "from mechbake.solver import warm_up; "
+                            "sys.exit(warm_up.main([]))"], env=env, capture_output=True, text=True, timeout=900)
+    assert again.returncode == 0 and (folder / "complete").is_file()
+    rerun = subprocess.run([sys.executable, "-c", RUN_SAMPLES], env=env, capture_output=True, text=True, timeout=900)
+    assert json.loads(rerun.stdout.splitlines()[-1])["compiled"] == []
+
+
+def test_with_no_writable_folder_at_all_the_kernels_compile_in_memory(tmp_path):
+    """No cache folder, no user cache, no temporary folder (all read-only or missing): it raised
+    FileNotFoundError from tempfile where the README promises an in-memory compile."""
+    import shutil
+
+    if not shutil.which("unshare") or subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode:
+        import pytest
+
+        pytest.skip("needs unshare with user and mount namespaces to make /tmp read-only")
+    run = IMPORT_CHECKOUT + """
+import json, mechanisms
+from mechbake.solver import Model, Simulation
+from mechbake.solver.kernels import jit
+simulation = Simulation(Model.from_dict(mechanisms.pendulum()))
+simulation.run(0.1)
+print(json.dumps({"folder": jit.CACHE_FOLDER, "time": simulation.time}))
+"""
+    script = ('mount -t tmpfs -o ro tmpfs /tmp && mount -t tmpfs -o ro tmpfs /var/tmp && cd /proc && '
+              'exec env -u TMPDIR -u TEMP -u TMP -u MECHBAKE_CACHE_DIR HOME=/proc XDG_CACHE_HOME=/proc/cache "$@"')
+    done = subprocess.run(["unshare", "-rm", "sh", "-c", script, "sh", sys.executable, "-c", run],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.splitlines()[-1])
+    assert found["folder"] is None and abs(found["time"] - 0.1) < 1e-9
