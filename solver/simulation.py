@@ -39,12 +39,15 @@ COUNTERS = ("corrections", "solves", "velocity_solves", "substeps", "halvings") 
 
 
 LCP_GAVE_UP = -1  # a Failure status beside the kernels': Lemke found no solution; the sub-step goes the impulse way
+# a Failure status beside the kernels': the contact impulses still changed a gap by Dmax after
+# max_corrections passes (the culprit a body of the contact deepest at the look-ahead, size its depth, m)
+CONTACTS_UNSETTLED = -2
 
 
 class Failure(NamedTuple):
     """Why a sub-step could not stand, as kernels.correction's statuses say: GAP (the culprit a joint,
     size its gap, m), NON_FINITE (a body), STIFF_SPRING (a drive, size the longest step it is stable
-    at, about: kernels.drives.unstable_explicit_spring)."""
+    at, about: kernels.drives.unstable_explicit_spring); or CONTACTS_UNSETTLED, LCP_GAVE_UP."""
 
     status: int
     culprit: int
@@ -270,6 +273,9 @@ class Simulation:
                      f"{failure.size:.3g} s); give it the soft method or more substeps")
         elif failure.status == self._kernels.NON_FINITE:
             cause = f"body '{model.body_names[failure.culprit]}' reached an infinite or undefined state"
+        elif failure.status == CONTACTS_UNSETTLED:
+            cause = (f"the contacts of body '{model.body_names[failure.culprit]}' did not settle in "
+                     f"{model.settings.max_corrections} passes (max_corrections; one {failure.size:.3g} m deep)")
         else:
             joint = model.joint_names[failure.culprit] if failure.culprit >= 0 else None
             cause = f"joint '{joint}' kept a gap of {failure.size:.3g} m" if joint else "no joint closed"
@@ -356,6 +362,8 @@ class Simulation:
         converged, joint, gap, contact_rows = self._correct_positions(arrays, h, contact_rows)
         if not converged:
             return Failure(k.GAP, joint, gap)
+        if contact_rows is not None and not contact_rows.settled:
+            return self._unsettled(contact_rows, h)
         if lcp_contacts is not None and len(self.model.joint_names):
             failure = self._lcp_with_joints(arrays, lcp_contacts, h)
             if failure is not None:
@@ -367,7 +375,9 @@ class Simulation:
         self._flight_valid = False
         if not finite:
             return self._non_finite()
+        position_impulses, velocity_impulses = None, None
         if contact_rows is not None:
+            position_impulses = contact_rows.impulses()
             pushed_out = contact_rows.overlapping_keys()
         elif lcp_contacts is not None:
             pushed_out = {key for key, deep in zip(lcp_contacts.key, self._lcp_overlapping) if deep}
@@ -381,15 +391,32 @@ class Simulation:
                 contact_rows.warm_start(self._warm_velocity, state.twist.reshape(-1), h / self._warm_h)
                 contact_rows.solve_velocities(state.twist.reshape(-1), self.model.settings.max_corrections,
                                               self.model.settings.vmax)
-                self._warm_velocity = contact_rows.impulses()
+                velocity_impulses = contact_rows.impulses()
         if not k.is_finite(arrays):
             return self._non_finite()
+        # the next sub-step's passes start from this one's impulses, never from a failed one's
+        if position_impulses is not None:
+            self._warm_position = position_impulses
+        if velocity_impulses is not None:
+            self._warm_velocity = velocity_impulses
         self._warm_h = h
         return None
 
+    def _unsettled(self, contact_rows: ContactRows, h: float) -> Failure:
+        """The failure of a sub-step whose contacts did not settle, naming a body of the contact that
+        lies deepest below its target at the look-ahead."""
+        self._fly(h)
+        contacts = contact_rows.contacts
+        below = contacts.separation(Frames(self._flight.position, self._flight.rotation)) - gap_targets(
+            contact_rows.gap_now, contact_rows.overlapping, h)
+        worst = int(np.argmin(below))
+        body = contacts.body_b[worst] if self.model.body_dynamic[contacts.body_b[worst]] else contacts.body_a[worst]
+        return Failure(CONTACTS_UNSETTLED, int(body), float(max(-below[worst], 0.0)))
+
     def _correct_positions(self, arrays: StateArrays, h: float, contact_rows):
         """P-steps 1 and 2 with the drives and, when there are any, Schmitt §11's contact pairs:
-        (converged, worst joint, its gap, the contact rows held in the end)."""
+        (the joints converged, worst joint, its gap, the contact rows held in the end, whose `settled`
+        says whether the contacts converged too)."""
         k, a, s, work = self._kernels, self._arrays, self._settings, self._work
         if contact_rows is None:
             converged, joint, gap = k.correct_positions(a, s, arrays, self._rows, self._flight, work, h, self._counters)
@@ -398,18 +425,18 @@ class Simulation:
         loop_drives = bool(np.any(a.drive_kind != drives.SPRING_IMPULSE))
         contact_rows.warm_start(self._warm_position, self.state.twist.reshape(-1), h / self._warm_h)
         for _ in range(REDETECTIONS + 1):
-            converged, joint, gap, contact_rows.passes, flight_valid = self._contact_loop.correct_positions(
-                a, s, arrays, self._rows, self._flight, work, h, self._counters, loop_drives,
-                *contact_rows.loop_arrays(h), CONTACT_TIGHTNESS, contact_rows.passes)
+            converged, contact_rows.settled, joint, gap, contact_rows.passes, flight_valid = (
+                self._contact_loop.correct_positions(a, s, arrays, self._rows, self._flight, work, h, self._counters,
+                                                     loop_drives, *contact_rows.loop_arrays(h), CONTACT_TIGHTNESS,
+                                                     contact_rows.passes))
             self._flight_valid = bool(flight_valid)
-            if not converged:
+            if not (converged and contact_rows.settled):
                 break
             self._fly(h)  # where the step ends: the last pass moved the bodies by less than Dmax
             more = self._uncovered(contact_rows)
             if not len(more):
                 break
             contact_rows = contact_rows.with_more(self.model, self, more, self.state.frames)
-        self._warm_position = contact_rows.impulses()
         self.stats["contact_passes"] += contact_rows.passes
         return bool(converged), int(joint), float(gap), contact_rows
 

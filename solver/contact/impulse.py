@@ -20,6 +20,10 @@ TOUCHING = 1e-6
 # it: a box started 50 mm inside the floor must not be launched (it jumped 1.3 m).
 SEPARATION_SPEED = 0.2  # m/s
 IMPACT_PASSES = 4  # Gauss-Seidel passes over simultaneous impacts
+# A sub-step more than this many times as long as the one before starts its contacts from no impulse:
+# a short sub-step's impulses (one that reaches a step's end) are mostly its gaps closed over its
+# length, which do not grow with the step as a load's do.
+WARM_GROWTH = 2.0
 
 
 def overlapping(gap: np.ndarray, dmax: float) -> np.ndarray:
@@ -49,6 +53,7 @@ class ContactRows:
         self.block = np.einsum("mik,kmj->mij", self.jacobian.reshape(m, 3, -1), self.response.reshape(-1, m, 3))
         self.accumulated = np.zeros((m, 3))  # normal, tangent, binormal impulses this step
         self.passes = 0
+        self.settled = True  # whether the correction loop's passes settled these contacts (kernels/contact_loop.py)
         # overlapping contacts (deeper than a resting one ever is) are pushed out gently: the loop
         # asks the look-ahead gap to close by at most SEPARATION_SPEED h, and the velocity
         # correction holds their normal rate at zero (two-sided), so no speed is left from it
@@ -72,7 +77,10 @@ class ContactRows:
         """Starts each contact from the impulses it took in the same pass of the last sub-step (by key,
         times `scale`, the ratio of the sub-steps' lengths) and applies them: a resting stack's are
         nearly this step's, so the passes only correct them (Box2D's warm starting) instead of building
-        the stack's support from nothing every step."""
+        the stack's support from nothing every step. A sub-step more than WARM_GROWTH times as long
+        as the last starts from none (kernels/held_contacts.py finds a resting stack's support then)."""
+        if scale > WARM_GROWTH:
+            return
         for row, key in enumerate(self.contacts.key):
             impulse = previous.get(key)
             if impulse is not None:

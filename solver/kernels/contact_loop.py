@@ -44,10 +44,13 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
                       friction, tightness, passes):
     """The loop of sweeps: look ahead, correct the joints (and the loop drives), one projected
     Gauss-Seidel pass over the contacts; it ends when no joint is off by Dmax, the drives have
-    settled and the contact impulses change by less than `tightness` Dmax. Returns (converged, the
-    worst joint, its gap, passes made, whether the last look-ahead still holds). The joints' impulses
-    take their levers at the step's start here, whatever settings.levers says (and so the velocity
-    correction's at its end: work.levers_ready)."""
+    settled and the contact impulses change by less than `tightness` Dmax. Returns (the joints and
+    drives converged, the contacts did, the worst joint, its gap, passes made, whether the last
+    look-ahead still holds). Out of sweeps, the contacts count as converged if their last pass changed
+    no gap by Dmax or the direct step closed them: only their tight tolerance is missing, which a
+    smaller step would not reach faster. The joints' impulses take their levers at the step's start
+    here, whatever settings.levers says (and so the velocity correction's at its end:
+    work.levers_ready)."""
     work.levers_ready[0] = False
     m = body.shape[0]
     gap_h, slip_h = np.empty(m), np.empty((m, 2))
@@ -56,13 +59,15 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     first_worst = -1.0
     joints_settled = False
     flight_valid = False
-    settling = True  # until a direct step for the held contacts fails (held_contacts.py)
+    next_settle = 1  # the pass after which the direct step for the held contacts is tried (held_contacts.py)
+    settled = False  # the last sweep ended in a direct step
+    contact_change = np.inf
     joint, gap = -1, 0.0
     whole = solves_whole(model, settings, rows)
     for _ in range(settings.max_corrections):
         joint, gap, first_worst, going = watched_look(model, settings, state, rows, flight, work, h, first_worst)
         if not going:
-            return False, joint, gap, passes, False
+            return False, False, joint, gap, passes, False
         gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions, flight.position,
                        flight.rotation, gap_h, slip_h)
         for c in range(m):
@@ -77,9 +82,11 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
                                        twist, h, passes % 2 == 0) / tightness
         flight_valid = corrected == 0 and drive_change == 0.0 and contact_change == 0.0
         if joints_settled and contact_change < settings.dmax:
-            return True, joint, gap, passes, flight_valid
-        if settling and contact_change >= settings.dmax:  # the next sweep's pass measures what is left
-            settling = settle(jacobian, response, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h)
-    # out of sweeps: the step stands if only the contacts' tight tolerance is missing (a smaller step
-    # would not converge them faster); the joints' failure halves it
-    return joints_settled, joint, gap, passes, flight_valid
+            return True, True, joint, gap, passes, flight_valid
+        settled = False
+        if passes >= next_settle and contact_change >= settings.dmax:  # the next sweep's pass measures what is left
+            settled = settle(jacobian, response, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h,
+                             tightness * settings.dmax / h)
+            if not settled:  # tried again after twice the passes: they may have found the support by then
+                next_settle = 2 * passes
+    return joints_settled, settled or contact_change * tightness < settings.dmax, joint, gap, passes, flight_valid

@@ -2,12 +2,13 @@
 
 A stack's contacts pass its load down level by level, and four corners on a face carry what three
 could (their rows are dependent), so projected Gauss-Seidel shrinks what is left of a resting stack's
-look-ahead gaps by only about 2 % a pass: three boxes stacked took 51 passes a step on average, each
-a look-ahead, to bring their gaps within CONTACT_TIGHTNESS Dmax. While every contact presses and
-sticks, the passes are solving a linear system, K_HH dl = -r_H over the held contacts' rows; this
-solves it at once (Newton's step on the complementarity problem with its support guessed from the
-passes) and keeps the result only if every normal impulse still pushes and every friction impulse
-stays within its cone. Otherwise, with a contact that slides or lets go, the passes go on alone.
+look-ahead gaps by only about 2 % a pass, and from no impulse at all (a stack's first step) it needs
+thousands of passes. While every contact presses and sticks, the passes are solving a linear system,
+K_HH l_H = K_H l - r_H over the held contacts' rows; this solves it at once (Newton's step on the
+complementarity problem): the support is guessed as the contacts that press or must press, and
+corrected until every held normal impulse pushes and every contact let go stays open. The result is
+kept only if every friction impulse then lies within its cone. Otherwise, with a contact that slides,
+the passes go on alone.
 
 Arrays as kernels/contact.py names them, m contacts and n bodies.
 """
@@ -17,54 +18,108 @@ from .contact import look_ahead_residual
 from .jit import kernel
 from .sparse import DEPENDENT_PIVOT
 
-STICKING = 1.0 - 1e-9  # friction below this share of mu I_n is sticking: the slip is held at zero
+# Dependent rows (four corners on a face) leave the held impulses free along K's null space, where the
+# passes pile up impulses that cancel (friction squeezing a box) until a cone seems full. The direct
+# step takes the least of them: K + SPREAD diag(K) first, then the exact K for the remainder.
+SPREAD = 1e-4
+SUPPORT_GUESSES = 8  # corrections of the guessed support before the passes are left to find it
 
 
 @kernel
-def settle(jacobian, response, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h):
-    """If every contact either presses and sticks or lets go and opens, the impulse changes that
-    close the held contacts' look-ahead gaps and slips (as contact.position_pass measures them) all
-    at once, applied to `accumulated` and `twist`. A frictionless contact holds only its normal.
-    Returns whether they were."""
+def settle(jacobian, response, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h, tolerance):
+    """The impulses that close the look-ahead gaps and slips (as contact.position_pass measures them)
+    of the contacts that press, and leave every other contact open to within `tolerance` (a rate,
+    m/s), applied to `accumulated` and `twist`, if every pressing contact can stick. A frictionless
+    contact holds only its normal. Returns whether they were applied."""
     m = accumulated.shape[0]
+    rates = np.empty(3)
+    residual = np.empty((m, 3))
+    for c in range(m):
+        look_ahead_residual(jacobian, gap_h, slip_h, rates_at_look, twist, h, c, rates, residual[c])
+    pressing = np.empty(m, dtype=np.bool_)
+    for c in range(m):
+        pressing[c] = accumulated[c, 0] > 0.0 or residual[c, 0] < -tolerance
+    # what the current impulses do to the twist: the held rows' right side is K_H l - r_H
+    current = np.zeros(twist.shape[0])
+    for i in range(twist.shape[0]):
+        for row in range(3 * m):
+            current[i] += response[i, row] * accumulated[row // 3, row % 3]
+    after = np.zeros((m, 3))
+    change = np.empty(twist.shape[0])
+    consistent = False
+    for _ in range(SUPPORT_GUESSES):
+        if not _held_impulses(jacobian, response, friction, residual, current, pressing, after):
+            return False
+        for i in range(twist.shape[0]):
+            change[i] = 0.0
+            for row in range(3 * m):
+                change[i] += response[i, row] * (after[row // 3, row % 3] - accumulated[row // 3, row % 3])
+        consistent = True
+        for c in range(m):
+            if pressing[c] and after[c, 0] < 0.0:  # it lets go
+                pressing[c] = False
+                consistent = False
+            elif not pressing[c]:
+                opening = residual[c, 0]
+                for i in range(twist.shape[0]):
+                    opening += jacobian[3 * c, i] * change[i]
+                if opening < -tolerance:  # pushed in by the others' impulses: it presses too
+                    pressing[c] = True
+                    consistent = False
+        if consistent:
+            break
+    if not consistent:
+        return False
+    for c in range(m):
+        if np.hypot(after[c, 1], after[c, 2]) > friction[c] * after[c, 0]:
+            return False  # sliding: its friction is not a linear row
+    for i in range(twist.shape[0]):
+        twist[i] += change[i]
+    accumulated[:, :] = after
+    return True
+
+
+@kernel
+def _held_impulses(jacobian, response, friction, residual, current, pressing, after):
+    """after (m, 3) <- the impulses of the pressing contacts that close their gaps and slips, the least
+    along K's null space, and 0 for the others. `current` (6 n,) is what the impulses so far do to the
+    twist. Returns False if no contact presses."""
+    m = after.shape[0]
     held = np.empty(3 * m, dtype=np.int64)  # the held rows, 3 c + direction (0 normal, 1-2 tangents)
     count = 0
-    rates, own = np.empty(3), np.empty(3)
-    residual = np.empty(3 * m)
     for c in range(m):
-        look_ahead_residual(jacobian, gap_h, slip_h, rates_at_look, twist, h, c, rates, own)
-        if accumulated[c, 0] <= 0.0:
-            if own[0] < 0.0:
-                return False  # a contact not yet pushing that must: the passes find its impulse
-            continue  # open, and staying so
-        if friction[c] > 0.0 and (np.hypot(accumulated[c, 1], accumulated[c, 2])
-                                  >= STICKING * friction[c] * accumulated[c, 0]):
-            return False  # sliding: its friction is not a linear row
-        for r in range(3 if friction[c] > 0.0 else 1):
-            residual[count] = own[r]
-            held[count] = 3 * c + r
-            count += 1
+        if pressing[c]:
+            for r in range(3 if friction[c] > 0.0 else 1):
+                held[count] = 3 * c + r
+                count += 1
     if count == 0:
         return False
     matrix = np.empty((count, count))  # K over the held rows: J response
+    rhs = np.empty(count)
     for p in range(count):
+        row = held[p]
         for q in range(count):
             total = 0.0
-            for i in range(twist.shape[0]):
-                total += jacobian[held[p], i] * response[i, held[q]]
+            for i in range(current.shape[0]):
+                total += jacobian[row, i] * response[i, held[q]]
             matrix[p, q] = total
-    change = -residual[:count]
-    _solve_dropping_dependent(matrix, change)
-    after = accumulated.copy()
+        total = -residual[row // 3, row % 3]
+        for i in range(current.shape[0]):
+            total += jacobian[row, i] * current[i]
+        rhs[p] = total
+    spread = matrix.copy()
     for p in range(count):
-        after[held[p] // 3, held[p] % 3] += change[p]
-    for c in range(m):
-        if after[c, 0] < 0.0 or np.hypot(after[c, 1], after[c, 2]) > friction[c] * after[c, 0]:
-            return False
+        spread[p, p] *= 1.0 + SPREAD
+    solution = rhs.copy()
+    _solve_dropping_dependent(spread, solution)
+    remainder = rhs.copy()  # what the spread solution leaves, solved exactly
     for p in range(count):
-        for i in range(twist.shape[0]):
-            twist[i] += response[i, held[p]] * change[p]
-    accumulated[:, :] = after
+        for q in range(count):
+            remainder[p] -= matrix[p, q] * solution[q]
+    _solve_dropping_dependent(matrix, remainder)
+    after[:, :] = 0.0
+    for p in range(count):
+        after[held[p] // 3, held[p] % 3] = solution[p] + remainder[p]
     return True
 
 
