@@ -98,7 +98,8 @@ simulation = Simulation(Model.from_dict(mechanisms.pendulum()))
 simulation.run(0.1)
 print(json.dumps({"folder": jit.CACHE_FOLDER, "time": simulation.time}))
 """
-    script = ('mount -t tmpfs -o ro tmpfs /tmp && mount -t tmpfs -o ro tmpfs /var/tmp && cd /proc && '
+    # /tmp and /var/tmp read-only in place (this checkout and its Python may live under /tmp)
+    script = ('mount --bind -o ro /tmp /tmp && mount --bind -o ro /var/tmp /var/tmp && cd /proc && '
               'exec env -u TMPDIR -u TEMP -u TMP -u MECHBAKE_CACHE_DIR HOME=/proc XDG_CACHE_HOME=/proc/cache "$@"')
     done = subprocess.run(["unshare", "-rm", "sh", "-c", script, "sh", sys.executable, "-c", run],
                           capture_output=True, text=True, timeout=900)
