@@ -135,7 +135,8 @@ def _save_safely(output: str) -> None:
         if problem:
             raise ModelError(f"{output}: the saved file is incomplete ({problem}; is the disk full?); nothing was "
                              f"written")
-        if os.path.isfile(target) and bpy.context.preferences.filepaths.save_version > 0:
+        preferences = bpy.context.preferences
+        if os.path.isfile(target) and preferences is not None and preferences.filepaths.save_version > 0:
             shutil.copy2(target, target + "1")
         os.replace(saving, target)
     except OSError as error:
@@ -162,7 +163,7 @@ def _incomplete(path: str) -> str:
     elif b"ENDB" not in tail:
         return "it has no end block"
     try:
-        with bpy.data.libraries.load(path) as (found, _):
+        with bpy.data.libraries.load(path) as (found, _):  # type: ignore[func-returns-value,attr-defined]  # stub: None
             list(found.scenes)
     except OSError as error:
         return _one_line(error)

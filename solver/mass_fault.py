@@ -12,7 +12,8 @@ EXTREME = 1e12  # a ratio of masses, or of m l^2 to I, past which corrections lo
 def _lever(model, body: int) -> float:
     """The farthest joint anchor from the body's centre of mass, m (1 m for a body without joints)."""
     points = model.joints.point
-    found = [np.linalg.norm(points[j, side]) for side, bodies in enumerate((model.joint_body_a, model.joint_body_b))
+    found = [float(np.linalg.norm(points[j, side])) for side, bodies in enumerate((model.joint_body_a,
+                                                                                    model.joint_body_b))
              for j in np.flatnonzero(bodies == body)]
     lever = max(found, default=0.0)
     return lever if lever > 0 else 1.0
@@ -27,7 +28,7 @@ def extreme_body(model) -> tuple[str, str] | None:
     masses = model.body_mass[moving]
     typical = float(np.exp(np.median(np.log(masses))))
     worst, found = 1.0, None
-    for body, mass in zip(moving, masses):
+    for body, mass in zip(moving.tolist(), masses.tolist()):
         name = model.body_names[body]
         ratio = max(mass / typical, typical / mass)
         if ratio > max(worst, EXTREME):

@@ -141,9 +141,9 @@ def _index_reads(path: pathlib.Path) -> bool:
 def repair(folder: pathlib.Path | None) -> list[str]:
     """Deletes the listed cache files that are damaged, and then the mark (once per folder and
     process); the names deleted."""
-    mark = folder / COMPLETE_MARK if folder is not None else None
-    if mark is None or not mark.is_file():
+    if folder is None or not (folder / COMPLETE_MARK).is_file():
         return []
+    mark = folder / COMPLETE_MARK
     if folder in _repaired:
         return _repaired[folder]
     damaged = []
