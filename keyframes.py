@@ -16,6 +16,8 @@ import bpy
 import numpy as np
 from mathutils import Euler, Quaternion
 
+from .solver.rotation import quaternion_to_matrix
+
 TRANSFORM_PATHS = ("location", "rotation_quaternion", "rotation_euler", "rotation_axis_angle")
 SLOTTED = "slots" in bpy.types.Action.bl_rna.properties  # Blender 4.4+
 
@@ -174,10 +176,7 @@ def euler_key_error(order: str, angles: np.ndarray, quaternions: np.ndarray) -> 
         c, s = np.cos(stored[:, k]), np.sin(stored[:, k])
         turn[:, i, i], turn[:, i, j], turn[:, j, i], turn[:, j, j] = c, -s, s, c
         keyed = turn @ keyed
-    w, x, y, z = quaternions.T
-    exact = np.stack([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-                      [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-                      [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]]).transpose(2, 0, 1)
+    exact = quaternion_to_matrix(quaternions)
     return float(np.max(np.linalg.norm(keyed - exact, axis=(1, 2)))) / np.sqrt(2.0)  # |R1 - R2|_F = 2 sqrt 2 sin(a/2)
 
 
