@@ -10,12 +10,12 @@ per version of the solver's source (a hash of every file in `solver/`), of numba
 only the stamp of the file a kernel is defined in, not of the kernels it calls, so a cache keyed by
 the whole source can never hand back a kernel compiled against older code, and a new numba starts
 a new folder instead of quietly recompiling in an old one that says it is complete, and each Python
-(Blender 5.0's 3.11, 5.1's 3.13) has its own mark of completeness. The hash also
-takes the path the solver is imported from, as numba keys its entries by their source file's path
-(symlinks not resolved): the same files under another path compile again, so they get their own
-folder and their own mark of completeness. A folder that cannot be written is skipped (a read-only
-or missing folder never stops a bake); with none writable, kernels compile in memory (slower
-start, same results).
+(Blender 5.0's 3.11, 5.1's 3.13) has its own mark of completeness. The hash also takes the name the
+solver is imported under (`mechbake.solver`, or `bl_ext.user_default.mechbake.solver` in Blender):
+numba imports a kernel's module by that name when it loads the kernel. The folder's path does not
+count (jit.SolverCacheLocator): the same solver installed in several environments compiles once.
+A folder that cannot be written is skipped (a read-only or missing folder never stops a bake);
+with none writable, kernels compile in memory (slower start, same results).
 
 The mark of completeness lists every cache file with its size and CRC-32. Before the kernels load,
 `repair()` deletes a listed file that no longer matches (truncated, emptied, overwritten, a flipped
@@ -33,7 +33,7 @@ import tempfile
 import zlib
 
 SOLVER_FOLDER = pathlib.Path(__file__).resolve().parent.parent
-IMPORTED_FROM = os.path.abspath(os.path.dirname(os.path.dirname(__file__)))  # numba's view of the solver's path
+SOLVER_PACKAGE = __name__.rsplit(".", 2)[0]  # numba imports each kernel's module by its full name
 COMPLETE_MARK = "complete"  # written by warm_up once every kernel is compiled into the folder
 CACHE_FILES = ("*.nbi", "*.nbc")  # numba's index and data files
 _chosen_base: pathlib.Path | None = None
@@ -48,9 +48,9 @@ def set_cache_folder(folder) -> None:
 
 
 def source_hash() -> str:
-    """A short hash of every source file of the solver and of where it is imported from: part of the
-    cache's key."""
-    digest = hashlib.sha256(IMPORTED_FROM.encode())
+    """A short hash of every source file of the solver and of the name it is imported under: part of
+    the cache's key."""
+    digest = hashlib.sha256(SOLVER_PACKAGE.encode())
     for path in sorted(SOLVER_FOLDER.rglob("*.py")):
         digest.update(str(path.relative_to(SOLVER_FOLDER)).encode())
         digest.update(path.read_bytes())

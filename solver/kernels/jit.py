@@ -6,9 +6,12 @@ when the first Simulation is made. Where the cache is, and how it is keyed: cach
 `set_cache_folder()` before the first Simulation). With NUMBA_DISABLE_JIT=1 the kernels run as
 plain Python.
 """
+import functools
+import hashlib
 import os
+import pathlib
 
-from .cache import cache_folder, repair, set_cache_folder  # noqa: F401  (set_cache_folder: the API named here)
+from .cache import SOLVER_FOLDER, cache_folder, repair, set_cache_folder  # noqa: F401  (set_cache_folder: the API named here)
 
 CACHE_FOLDER = cache_folder()
 REPAIRED = repair(CACHE_FOLDER)  # damaged cache files deleted before numba reads them
@@ -19,6 +22,46 @@ import numba  # noqa: E402  (after NUMBA_CACHE_DIR is set: numba reads it on imp
 
 numba.config.CACHE_DIR = str(CACHE_FOLDER) if CACHE_FOLDER is not None else ""
 COMPILED = not numba.config.DISABLE_JIT  # False: the kernels run as plain Python, nothing is cached
+
+from numba.core import caching  # noqa: E402
+
+
+@functools.cache
+def _content_hash(path: str) -> bytes:
+    return hashlib.sha256(pathlib.Path(path).read_bytes()).digest()
+
+
+class SolverCacheLocator(caching._CacheLocator):
+    """Where numba keeps a kernel's compiled code: CACHE_FOLDER, at its source file's place in
+    solver/, stamped by the file's content. numba's own locator names the folder after the file's
+    absolute path, so the same solver in another environment would compile again."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        place = pathlib.Path(py_file).resolve().parent.relative_to(SOLVER_FOLDER)
+        self._cache_path = str(CACHE_FOLDER / place)
+
+    def get_cache_path(self):
+        return self._cache_path
+
+    def get_source_stamp(self):
+        return _content_hash(self._py_file)
+
+    def get_disambiguator(self):
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if CACHE_FOLDER is None or not pathlib.Path(py_file).resolve().is_relative_to(SOLVER_FOLDER):
+            return None
+        locator = cls(py_func, py_file)
+        locator.ensure_cache_path()
+        return locator
+
+
+# numba asks these in turn for every cached kernel; its own locator is kept for code outside solver/
+numba.config.CACHE_LOCATOR_CLASSES = f"{__name__}.SolverCacheLocator,UserProvidedCacheLocator"
 
 # error_model "numpy": a division by zero gives inf or nan as in numpy (the finiteness watch catches
 # it) instead of raising from deep inside a kernel.

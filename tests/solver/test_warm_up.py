@@ -5,6 +5,7 @@ first use."""
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -51,6 +52,15 @@ def test_after_the_warm_up_no_sample_compiles_a_kernel(tmp_path):
     assert found["folder"] == str(folder)
     assert found["compiled"] == []
 
+    # The same solver at another path (another environment, another checkout) finds those kernels:
+    # numba's own cache would have named its folders after the path and compiled again.
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(ROOT, elsewhere, ignore=shutil.ignore_patterns(".*", "wheels", "__pycache__"))
+    moved = subprocess.run([sys.executable, "-c", RUN_SAMPLES.replace(str(ROOT), str(elsewhere))], env=env,
+                           capture_output=True, text=True, timeout=900)
+    assert moved.returncode == 0, moved.stderr[-3000:]
+    assert json.loads(moved.stdout.splitlines()[-1]) == found
+
     # Damaged files, each as a disk or a killed copy leaves them: numba failed to unpickle them in
     # every later run until the folder was deleted by hand. They are deleted and compiled again.
     # (kernels called from Python: a kernel called only by other kernels lives on inside their code)
@@ -84,8 +94,6 @@ def test_after_the_warm_up_no_sample_compiles_a_kernel(tmp_path):
 def test_with_no_writable_folder_at_all_the_kernels_compile_in_memory(tmp_path):
     """No cache folder, no user cache, no temporary folder (all read-only or missing): it raised
     FileNotFoundError from tempfile where the README promises an in-memory compile."""
-    import shutil
-
     if not shutil.which("unshare") or subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode:
         import pytest
 
