@@ -2,7 +2,8 @@
 background process once the extension is enabled, so that an artist never meets a frozen Blender.
 
 The kernels compile once per machine and MechBake version, in a few minutes (solver/warm_up.py: 160 s
-on a 2-core machine), into the extension's own user folder (`bpy.utils.extension_path_user`).
+on a 2-core machine), into the extension's own user folder (`bpy.utils.extension_path_user`),
+unless the zip shipped them compiled for this platform and name (solver/kernels/cache.py).
 register() only chooses that folder: numba is never imported there. A second after Blender starts (or the extension is enabled),
 a timer checks whether the cache is complete and, if not, starts the warm-up in a separate Python
 process at low priority, then follows it. Meanwhile the MechBake panel says "Preparing the solver
@@ -27,25 +28,7 @@ EXTENSION_FOLDER = pathlib.Path(__file__).resolve().parent
 PREPARING = "Preparing the solver (first use, a few minutes)"
 WATCH_INTERVAL = 0.5  # s between looks at the process (and redraws of the panel)
 
-# The warm-up process. It imports the solver under the same module names as Blender does, because
-# numba's cache finds a kernel by its argument types, and the model's named tuples are named by
-# their module: under another name every kernel would compile again in Blender. The packages above
-# the solver are stand-ins (the extension's __init__ is not run), and numba is found where Blender
-# found it (the extension's wheels).
-PROCESS_CODE = """
-import importlib, os, sys, types
-package, folder, cache_base, import_paths = sys.argv[1:5]
-sys.path[:0] = [path for path in import_paths.split(os.pathsep) if path]
-if hasattr(os, "nice"):
-    os.nice(10)
-parts = package.split(".")
-for count in range(1, len(parts) + 1):
-    module = types.ModuleType(".".join(parts[:count]))
-    module.__path__ = [folder] if count == len(parts) else []
-    sys.modules[module.__name__] = module
-warm_up = importlib.import_module(package + ".solver.warm_up")
-sys.exit(warm_up.main([cache_base]))
-"""
+WARM_UP_PROCESS = EXTENSION_FOLDER / "solver" / "warm_up_process.py"  # under the name Blender imports the solver by
 
 
 class Preparation:
@@ -55,7 +38,7 @@ class Preparation:
         arguments = [PACKAGE, str(EXTENSION_FOLDER), str(cache_base), os.pathsep.join(import_paths)]
         # Windows: no console window, and below Blender's priority (os.nice does it elsewhere)
         flags = getattr(subprocess, "CREATE_NO_WINDOW", 0) | getattr(subprocess, "BELOW_NORMAL_PRIORITY_CLASS", 0)
-        self.process = subprocess.Popen([sys.executable, "-c", PROCESS_CODE, *arguments], stdout=subprocess.PIPE,
+        self.process = subprocess.Popen([sys.executable, str(WARM_UP_PROCESS), *arguments], stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE, text=True, creationflags=flags)
         self.stage = "starting"  # what the process is compiling: "contacts (3 of 5)"
         self.errors: list[str] = []

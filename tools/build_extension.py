@@ -12,10 +12,18 @@ llvmlite wheels for that platform (numpy is not bundled: Blender ships it).
    --split-platforms` does: mechbake-VERSION-PLATFORM.zip for every platform in the manifest, each
    with only its own wheels, then validates each zip. Without --blender the builder is the copy
    inside the bpy module of the Python running this script (the same code the Blender binary runs).
+3. On a linux x86-64 machine, compiles the solver's kernels for the generic x86-64 CPU with each
+   Python given by --kernels-python (default: the one running this script; a release build gives
+   one of Blender 4.2–5.0's Python 3.11 and one of 5.1's 3.13, each with the bundled numba), under
+   the name Blender gives an extension installed from disk, and adds them to the linux-x64 zip in
+   `compiled/`: installed that way, its first bake compiles nothing (solver/kernels/cache.py).
+   The kernels are compiled once and kept in the user's kernel cache, so a second build is quick.
 """
 import argparse
 import email.parser
+import os
 import pathlib
+import platform
 import re
 import shutil
 import subprocess
@@ -28,6 +36,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "blender_manifest.toml"
 WHEELS = ROOT / "wheels"
 BUNDLED = ("numba", "llvmlite")  # numba's other dependency, numpy, is Blender's own
+KERNELS_PACKAGE = "bl_ext.user_default.mechbake"  # Blender's name for the extension installed from disk
+WARM_UP_PROCESS = ROOT / "solver" / "warm_up_process.py"
 
 # The wheel platform each Blender platform can load, as pip's --platform (pip also takes older
 # tags of the same kind): Blender's Linux builds need glibc 2.28; numba's wheels for Apple silicon
@@ -190,12 +200,42 @@ def build(output: pathlib.Path, blender: str | None) -> list[pathlib.Path]:
     return zips
 
 
+def compile_kernels(python: str) -> pathlib.Path:
+    """The complete folder of generic-CPU kernels for that Python, compiled into the user's kernel
+    cache unless they are there already."""
+    env = dict(os.environ, MECHBAKE_GENERIC_CPU="1")
+    arguments = [python, str(WARM_UP_PROCESS), KERNELS_PACKAGE, str(ROOT), "", ""]
+    where = subprocess.run([*arguments, "--where"], env=env, check=True, capture_output=True, text=True)
+    folder = pathlib.Path(where.stdout.strip().splitlines()[-1])
+    if not (folder / "complete").is_file():
+        say(f"compiling the kernels with {python} into {folder} (a few minutes)")
+        subprocess.run(arguments, env=env, check=True, stdout=subprocess.DEVNULL)
+    if not (folder / "complete").is_file():
+        raise SystemExit(f"build_extension: the warm-up with {python} did not mark {folder} complete")
+    return folder
+
+
+def add_kernels(package: pathlib.Path, folders: list[pathlib.Path]) -> None:
+    """Adds each folder's cache files, as its mark of completeness lists them, and the mark, to the zip
+    under compiled/."""
+    with zipfile.ZipFile(package, "a", compression=zipfile.ZIP_DEFLATED) as archive:
+        for folder in folders:
+            listed = [line.split(" ", 2)[2] for line in (folder / "complete").read_text().splitlines()[1:]]
+            for name in [*listed, "complete"]:
+                archive.write(folder / name, f"compiled/{folder.name}/{name}")
+    say(f"added the kernels of {len(folders)} Python(s) to {package.name} ({package.stat().st_size / 1e6:.1f} MB)")
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--output-dir", default=str(ROOT / "out" / "extension"), help="where the zips go")
     parser.add_argument("--newest", action="store_true",
                         help="first list the newest numba and llvmlite for each platform in the manifest")
     parser.add_argument("--blender", help="build with this Blender binary instead of the bpy module's builder")
+    parser.add_argument("--kernels-python", action="append", metavar="PYTHON",
+                        help="compile the kernels the linux-x64 zip ships with this Python (repeatable; "
+                             "default: this one)")
+    parser.add_argument("--no-kernels", action="store_true", help="ship no compiled kernels")
     args = parser.parse_args(argv)
     WHEELS.mkdir(exist_ok=True)
     if args.newest:
@@ -203,7 +243,17 @@ def main(argv: list[str]) -> int:
     listed = manifest()
     check_every_platform_has_its_wheels(listed)
     download_listed_wheels(listed["wheels"])
-    build(pathlib.Path(args.output_dir).resolve(), args.blender)
+    zips = build(pathlib.Path(args.output_dir).resolve(), args.blender)
+    if args.no_kernels:
+        return 0
+    if (sys.platform, platform.machine().lower()) != ("linux", "x86_64"):
+        say("no compiled kernels shipped: they are built on linux x86-64")
+        return 0
+    folders = [compile_kernels(python) for python in args.kernels_python or [sys.executable]]
+    (linux,) = [package for package in zips if package.stem.endswith("linux_x64")]
+    add_kernels(linux, folders)
+    blender_command = blender_builder(args.blender)
+    subprocess.run([*blender_command, "validate", str(linux)], check=True, stdout=subprocess.DEVNULL)
     return 0
 
 

@@ -17,6 +17,12 @@ count (jit.SolverCacheLocator): the same solver installed in several environment
 A folder that cannot be written is skipped (a read-only or missing folder never stops a bake);
 with none writable, kernels compile in memory (slower start, same results).
 
+The linux-x64 zip ships its kernels compiled for the generic x86-64 CPU under the name Blender
+gives an extension installed from disk (tools/build_extension.py puts them in `compiled/`). When
+they match this solver, numba and Python, the cache folder is the generic one, filled from them
+the first time: no compile. Otherwise (another platform, repository or numba) the kernels compile
+for this CPU as before.
+
 The mark of completeness lists every cache file with its size and CRC-32. Before the kernels load,
 `repair()` deletes a listed file that no longer matches (truncated, emptied, overwritten, a flipped
 bit), which numba would fail to unpickle in every later run, and takes the mark away: numba
@@ -28,12 +34,16 @@ import importlib.metadata
 import os
 import pathlib
 import pickle
+import platform
+import shutil
 import sys
 import tempfile
 import zlib
 
 SOLVER_FOLDER = pathlib.Path(__file__).resolve().parent.parent
 SOLVER_PACKAGE = __name__.rsplit(".", 2)[0]  # numba imports each kernel's module by its full name
+SHIPPED_FOLDER = SOLVER_FOLDER.parent / "compiled"  # kernels built with the extension, for a generic CPU
+GENERIC_CPU = "MECHBAKE_GENERIC_CPU"  # "1": compile for this architecture's generic CPU, as shipped kernels are
 COMPLETE_MARK = "complete"  # written by warm_up once every kernel is compiled into the folder
 CACHE_FILES = ("*.nbi", "*.nbc")  # numba's index and data files
 _chosen_base: pathlib.Path | None = None
@@ -91,14 +101,49 @@ def _temporary_base() -> pathlib.Path | None:
         return None
 
 
-def cache_folder() -> pathlib.Path | None:
-    """The folder compiled kernels are kept in, or None when no candidate can be written."""
-    candidates = [_chosen_base, os.environ.get("MECHBAKE_CACHE_DIR"), _user_cache_base(), _temporary_base()]
+def folder_name(generic: bool) -> str:
+    """The cache folder's name: the solver's source, numba, Python, and for kernels compiled for a
+    generic CPU, the platform they run on."""
     name = f"kernels-{source_hash()}-numba-{numba_version()}-py{sys.version_info.major}{sys.version_info.minor}"
+    return f"{name}-{sys.platform}-{platform.machine().lower()}-generic" if generic else name
+
+
+def is_generic(folder: pathlib.Path | None) -> bool:
+    """Whether the kernels in this cache folder are (to be) compiled for a generic CPU."""
+    return folder is not None and folder.name.endswith("-generic")
+
+
+def shipped_kernels() -> pathlib.Path | None:
+    """The complete folder of kernels shipped with the extension for this solver, numba, Python and
+    platform, or None."""
+    folder = SHIPPED_FOLDER / folder_name(generic=True)
+    return folder if (folder / COMPLETE_MARK).is_file() else None
+
+
+def _install(shipped: pathlib.Path, folder: pathlib.Path) -> None:
+    """Copies shipped kernels into the cache folder, each file whole or not at all (a bake in another
+    process may be reading them), the mark of completeness last."""
+    files = sorted(path for path in shipped.rglob("*") if path.is_file() and path.name != COMPLETE_MARK)
+    for path in [*files, shipped / COMPLETE_MARK]:
+        target = folder / path.relative_to(shipped)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(f"{target.name}.{os.getpid()}.part")
+        shutil.copyfile(path, partial)
+        os.replace(partial, target)
+
+
+def cache_folder() -> pathlib.Path | None:
+    """The folder compiled kernels are kept in, or None when no candidate can be written; filled
+    from the shipped kernels when they fit."""
+    candidates = [_chosen_base, os.environ.get("MECHBAKE_CACHE_DIR"), _user_cache_base(), _temporary_base()]
+    shipped = shipped_kernels()
+    name = folder_name(generic=shipped is not None or os.environ.get(GENERIC_CPU) == "1")
     for base in candidates:
         if base:
             folder = pathlib.Path(base) / name
             if _writable(folder):
+                if shipped is not None and not (folder / COMPLETE_MARK).is_file():
+                    _install(shipped, folder)
                 return folder
     return None
 

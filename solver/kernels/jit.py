@@ -11,7 +11,7 @@ import hashlib
 import os
 import pathlib
 
-from .cache import SOLVER_FOLDER, cache_folder, repair, set_cache_folder  # noqa: F401  (set_cache_folder: the API named here)
+from .cache import SOLVER_FOLDER, cache_folder, is_generic, repair, set_cache_folder  # noqa: F401  (set_cache_folder: the API named here)
 
 CACHE_FOLDER = cache_folder()
 REPAIRED = repair(CACHE_FOLDER)  # damaged cache files deleted before numba reads them
@@ -22,6 +22,8 @@ import numba  # noqa: E402  (after NUMBA_CACHE_DIR is set: numba reads it on imp
 
 numba.config.CACHE_DIR = str(CACHE_FOLDER) if CACHE_FOLDER is not None else ""
 COMPILED = not numba.config.DISABLE_JIT  # False: the kernels run as plain Python, nothing is cached
+if is_generic(CACHE_FOLDER):  # shipped kernels: numba's cache keys them by CPU, so compile as they were built
+    numba.config.CPU_NAME, numba.config.CPU_FEATURES = "generic", ""
 
 from numba.core import caching  # noqa: E402
 

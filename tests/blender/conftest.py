@@ -44,7 +44,8 @@ def _pypi_unreachable() -> str | None:
 
 @pytest.fixture(scope="session")
 def built_extension(tmp_path_factory) -> dict[str, pathlib.Path]:
-    """The zips tools/build_extension.py builds, by Blender platform ("linux-x64": ...). The first time
+    """The zips tools/build_extension.py builds, by Blender platform ("linux-x64": ..., with kernels compiled
+    by this Python, once per machine, in the user's kernel cache). The first time
     on a machine it downloads the wheels the manifest lists (about 200 MB) from PyPI into wheels/."""
     with open(ROOT / "blender_manifest.toml", "rb") as file:
         listed = tomllib.load(file)["wheels"]
