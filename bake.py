@@ -24,6 +24,7 @@ from .keyframes import TRANSFORM_PATHS, action_fcurves, animated_channels, attac
     is_bake_attached, euler_key_error, write_bake_keys
 from .scene_model import check_frame_range, read_scene, scene_problems
 from .solver import ModelError, Simulation
+from .solver.kernels import cache
 from .solver.stepping import SLOW_SUBSTEPS, SLOW_TOTAL
 from .solver.rotation import quaternion_to_matrix
 
@@ -41,9 +42,11 @@ class BakeReport:
     corrections: int
     halvings: int
     warnings: list[str] = field(default_factory=list)  # what baked but may not be what was meant
+    compile_seconds: float = 0.0  # of `seconds`, the time numba spent compiling kernels (first use only)
 
     def __str__(self) -> str:
-        return (f"baked {self.bodies} bodies over {self.frames} frames in {self.seconds:.2f} s "
+        compiled = f", {self.compile_seconds:.0f} s of it compiling the solver" if self.compile_seconds >= 0.5 else ""
+        return (f"baked {self.bodies} bodies over {self.frames} frames in {self.seconds:.2f} s{compiled} "
                 f"({self.steps} steps, {self.corrections} corrections, {self.halvings} halvings); "
                 f"worst joint gap {self.worst_gap:.3g} m")
 
@@ -63,7 +66,14 @@ class Bake:
             objects = _objects_by_uid()
             self.start_poses = [pose_of(objects[b.uid]) for b in self.built.bindings]
         built = self.built
+        if not cache.is_warm():  # the UI waits for preparation.py instead; scripts would sit silent
+            print("MechBake: compiling the solver's kernels this bake needs (first use on this machine: a few "
+                  "minutes, once)", flush=True)
         self.simulation = Simulation(built.model)
+        from .solver.kernels import jit  # imported by the Simulation: numba stays out of register()
+
+        self.compile_clock = jit.COMPILE_CLOCK
+        self.compiled_before = jit.COMPILE_CLOCK.seconds
         self.frames = np.arange(built.frame_start, built.frame_end + 1)
         self.positions = np.empty((len(self.frames), len(built.bindings), 3))
         self.orientations = np.empty((len(self.frames), len(built.bindings), 4))
@@ -126,7 +136,8 @@ class Bake:
         return BakeReport(len(self.frames), len(self.built.bindings), time.perf_counter() - self.started,
                           self.worst_gap, stats["steps"], stats["corrections"], stats["halvings"],
                           list(self.built.warnings) + self.simulation.warnings + key_warnings
-                          + ([self.slow] if self.slow else []))
+                          + ([self.slow] if self.slow else []),
+                          self.compile_clock.seconds - self.compiled_before)
 
 
 def slow_warning(job: Bake, substeps_per_step: float) -> str | None:

@@ -10,6 +10,7 @@ import functools
 import hashlib
 import os
 import pathlib
+import time
 
 from .cache import SOLVER_FOLDER, cache_folder, is_generic, repair, set_cache_folder  # noqa: F401  (set_cache_folder: the API named here)
 
@@ -25,7 +26,31 @@ COMPILED = not numba.config.DISABLE_JIT  # False: the kernels run as plain Pytho
 if is_generic(CACHE_FOLDER):  # shipped kernels: numba's cache keys them by CPU, so compile as they were built
     numba.config.CPU_NAME, numba.config.CPU_FEATURES = "generic", ""
 
-from numba.core import caching  # noqa: E402
+from numba.core import caching, event  # noqa: E402
+
+
+class CompileClock(event.Listener):
+    """Wall seconds numba has spent compiling kernels in this process; a kernel compiled while its
+    caller compiles counts once. Loading from the cache is not compiling."""
+
+    def __init__(self):
+        self.seconds = 0.0
+        self._depth = 0
+        self._started = 0.0
+
+    def on_start(self, event):
+        if self._depth == 0:
+            self._started = time.perf_counter()
+        self._depth += 1
+
+    def on_end(self, event):
+        self._depth -= 1
+        if self._depth == 0:
+            self.seconds += time.perf_counter() - self._started
+
+
+COMPILE_CLOCK = CompileClock()
+event.register("numba:compile", COMPILE_CLOCK)
 
 
 @functools.cache
