@@ -31,16 +31,17 @@ def step_arrival(torque: float, gravity: float) -> float:
 
 
 def ramp_arrival(torque: float, duration: float) -> float:
-    """Keyed 0 -> 110° over `duration` s that the arm can follow: it keeps the ramp's rate r and brakes at
-    alpha = T / I to stop at its end, r / (2 alpha) after it."""
+    """Keyed 0 -> 110° over `duration` s: an arm that can follow the ramp keeps its rate r and brakes at
+    alpha = T / I to stop at its end, r / (2 alpha) after it; a faster ramp leaves it the step's time."""
     alpha = torque / held_arm(mechanisms.upright_servo_arm(TARGET, torque))[0]
-    return duration + TARGET / duration / (2 * alpha) - math.sqrt(2 * WITHIN / alpha)
+    follows = duration + TARGET / duration / (2 * alpha) - math.sqrt(2 * WITHIN / alpha)
+    return max(follows, step_arrival(torque, 0.0))
 
 
 @pytest.mark.parametrize("h", [1 / 120, 1 / 960])
 @pytest.mark.parametrize("target, torque, gravity, arrival", [
     (TARGET, 15.0, 0.0, lambda: step_arrival(15.0, 0.0)),
-    ([[0.0, 0.0], [0.5, TARGET]], 15.0, 0.0, lambda: step_arrival(15.0, 0.0)),  # faster than the arm can follow
+    ([[0.0, 0.0], [0.5, TARGET]], 15.0, 0.0, lambda: ramp_arrival(15.0, 0.5)),  # faster than the arm can follow
     ([[0.0, 0.0], [1.0, TARGET]], 15.0, 0.0, lambda: ramp_arrival(15.0, 1.0)),
     (TARGET, 20.0, 9.81, lambda: step_arrival(20.0, 9.81)),  # gravity pulls toward and past the target
 ], ids=["step-beside-a-held-elbow", "keyed-over-12-frames", "keyed-over-24-frames", "step-under-gravity"])
