@@ -177,8 +177,10 @@ def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at
             change = -(predicted - goal) / (h * stiffness)
             lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
         elif kind == MOTOR_VELOCITY:
+            # half its budget before the flight, the rest in the velocity correction after it: at its
+            # limit the pair is the centred impulse of Schmitt §8, as the springs' (apply_explicit_forces)
             change = -(velocity - drive_value(model, k, TARGET, t + 0.5 * h)) / stiffness
-            lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
+            lower, upper = -0.5 * model.drive_max_effort[k] * h, 0.5 * model.drive_max_effort[k] * h
         else:
             secant = (predicted - axis_coordinate[a]) / h
             change = _soft_change(model, k, kind, t_end, predicted, secant, stiffness, accumulated[k], h)
