@@ -118,7 +118,7 @@ RowArrays = namedtuple("RowArrays", [
     "drive_plain",  # (n, 6) an axis row's response without the joints (prepare_drive_rows)
     "null_along",  # (Q,) the right side's coordinates along the null space (sparse.solve)
     "axis_gravity",  # (q,) gravity's acceleration of each axis through the joints (rows.hold_other_motors)
-    "axis_held",  # (q,) bool: the axis carries a motor that can act
+    "axis_held",  # (q,) bool: the axis carries a motor that can act (rows.hold_other_motors)
     "servo_elimination",  # (q, 2 q + 1) the axes' couplings, gravity's column and the rows' combinations, eliminated
     #                       (rows.hold_other_motors)
 ])

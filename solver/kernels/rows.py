@@ -406,31 +406,42 @@ def hold_other_motors(model, rows):
     the axes' couplings through the joints (C_ab = J_a M^-1 J_b^T through them, Schmitt §7) and g
     gravity's accelerations, both are the Schur complement's over the held axes H:
     s = C_aa - C_aH C_HH^-1 C_Ha, load = g_a - C_aH C_HH^-1 g_H. Holding more can only lower s (a
-    motor at its limit moves with the servo), so s bounds the inertia from below."""
-    q = model.axis_joint.shape[0]
-    held, gravity = rows.axis_held, rows.axis_gravity
-    for a in range(q):
-        held[a] = False
-        gravity[a] = 0.0
-        if not model.axis_driven[a]:
-            continue
-        for b in range(rows.drive_response.shape[1]):
-            if model.body_inv_mass[b] > 0.0:
-                gravity[a] += (rows.drive_response[a, b, 0] * model.body_gravity[b, 0]
-                               + rows.drive_response[a, b, 1] * model.body_gravity[b, 1]
-                               + rows.drive_response[a, b, 2] * model.body_gravity[b, 2]) / model.body_inv_mass[b]
-        rows.servo_stiffness[a] = rows.drive_stiffness[a]
-        rows.servo_load[a] = gravity[a]
-        rows.servo_load_rate[a] = 0.0
+    motor at its limit moves with the servo), so T s never promises more than the servo can brake."""
+    held = rows.axis_held
+    held[:] = False
+    servos = False
     for k in range(model.drive_kind.shape[0]):
         kind = model.drive_kind[k]
         a = model.drive_axis[k]
         if (kind == MOTOR_POSITION or kind == MOTOR_VELOCITY) and model.drive_max_effort[k] > 0.0:
             held[a] = held[a] or rows.drive_stiffness[a] > LOCKED
+        servos = servos or kind == MOTOR_POSITION
+    if not servos:
+        return
+    for a in range(model.axis_joint.shape[0]):
+        if held[a]:
+            rows.axis_gravity[a] = _gravity_acceleration(model, rows, a)
     for k in range(model.drive_kind.shape[0]):
-        if model.drive_kind[k] == MOTOR_POSITION and rows.drive_stiffness[model.drive_axis[k]] > LOCKED:
-            _eliminate_held(model, rows, model.drive_axis[k])
-            _load_rate(model, rows, model.drive_axis[k])
+        a = model.drive_axis[k]
+        if model.drive_kind[k] == MOTOR_POSITION:
+            rows.axis_gravity[a] = _gravity_acceleration(model, rows, a)
+            rows.servo_stiffness[a], rows.servo_load[a], rows.servo_load_rate[a] = rows.drive_stiffness[a], 0.0, 0.0
+            if rows.drive_stiffness[a] > LOCKED:
+                _eliminate_held(model, rows, a)
+                _load_rate(model, rows, a)
+
+
+@borrowing_kernel
+def _gravity_acceleration(model, rows, a):
+    """Gravity's acceleration of axis a through the joints: its response's rates dotted with the weights
+    (the response through the joints is symmetric, so an axis's rate under forces F is W_a . F)."""
+    total = 0.0
+    for b in range(rows.drive_response.shape[1]):
+        if model.body_inv_mass[b] > 0.0:
+            total += (rows.drive_response[a, b, 0] * model.body_gravity[b, 0]
+                      + rows.drive_response[a, b, 1] * model.body_gravity[b, 1]
+                      + rows.drive_response[a, b, 2] * model.body_gravity[b, 2]) / model.body_inv_mass[b]
+    return total
 
 
 @borrowing_kernel
