@@ -2,7 +2,9 @@
 mechanisms.upright_servo_arm, its shoulder servo turning it 0 -> 110° while the elbow's servo holds the
 forearm at 0. Each case at several steps: the overshoot, the time the shoulder comes within 0.5° of its
 target beside the time-optimal reference (the arm moving as one body, the elbow held), and how far from
-its target it rests at the end.
+its target it rests at the end. Then the order of a torque at its limit: a free disc spun up by a velocity
+motor it never lets reach its target, against (T / I) t^2 / 2, and a hanging rod swung by one too weak to
+turn it over, against RK4.
     python benchmarks/servo_overshoot.py
 """
 import math
@@ -10,7 +12,7 @@ import math
 from common import table
 
 import mechanisms
-from measure import servo_course, upright_servo_arrival
+from measure import arm_under_torque, servo_course, upright_servo_arrival
 from mechbake.solver import Model, Simulation
 
 TARGET = math.radians(110.0)
@@ -59,6 +61,35 @@ def main() -> None:
                          f"{expected:.4f} s", f"{math.degrees(rest):.1e}°"])
     table(f"Upright box arm, shoulder servo 0 -> 110°, elbow servo holding 0 (10 N m); {DURATION} s",
           ["case", "h", "overshoot", "within 0.5°", "reference", "|error| at the end"], rows)
+
+    order()
+
+
+def velocity_motor(body: dict, axis, gravity: float, h: float) -> Simulation:
+    """`body` on a hinge at the origin about `axis`, turned by a 2 N m velocity motor toward 1000 rad/s."""
+    hinge = {"name": "axle", "type": "hinge", "body_a": "world", "body_b": body["name"], "anchor": [0, 0, 0],
+             "axis": axis, "motor": {"mode": "velocity", "target": 1e3, "max_torque": 2.0}}
+    return Simulation(Model.from_dict({"format": "mechbake/1", "gravity": [0, 0, -gravity], "bodies": [body],
+                                       "joints": [hinge], "settings": {"h": h, "dmax": 1e-10}}))
+
+
+def order() -> None:
+    rows = []
+    for h in (0.01, 0.005, 0.0025):
+        disc = velocity_motor({"name": "disc", "mass": 2.0, "inertia": [0.25, 0.25, 0.5], "position": [0, 0, 0]},
+                              [0, 0, 1], 0.0, h)
+        disc.run(1.0)
+        disc_error = disc.joint_position("axle") - 0.5 * (2.0 / 0.5) * disc.time ** 2
+        rod = velocity_motor(mechanisms.rod("rod", [0, 0, 0], [0, 0, -1.0], mass=1.0, radius=0.01), [0, -1, 0],
+                             9.81, h)
+        reference = arm_under_torque((3 * 0.01**2 + 1.0) / 12 + 0.5**2, 9.81 * 0.5, 2.0, 0.0, 0.0, 2.0)
+        worst = 0.0
+        while rod.time < 2.0 - 1e-9:
+            rod.step()
+            worst = max(worst, abs(rod.joint_position("axle") - reference[int(round(rod.time / 1e-4))]))
+        rows.append([f"{h}", f"{disc_error:.2e} rad", f"{2.0 * 1.0 * h / (2 * 0.5):.2e} rad", f"{worst:.3e} rad"])
+    table("A velocity motor at its 2 N m limit: free disc (I = 0.5) at 1 s; hanging 1 kg rod over 2 s",
+          ["h", "disc: angle - (T/I) t^2 / 2", "first order's lead T t h / (2 I)", "rod: worst error (RK4)"], rows)
 
 
 if __name__ == "__main__":
