@@ -2,7 +2,8 @@
 mechanisms.upright_servo_arm, its shoulder servo turning it 0 -> 110° while the elbow's servo holds the
 forearm at 0. Each case at several steps: the overshoot, the time the shoulder comes within 0.5° of its
 target beside the time-optimal reference (the arm moving as one body, the elbow held), and how far from
-its target it rests at the end. Then the order of a torque at its limit: a free disc spun up by a velocity
+its target it rests at the end. Then a 3-joint arm (a yaw base under the same arm) keyed through poses
+that move the shoulder and the elbow together: how far each servo passes a pose it holds. Then the order of a torque at its limit: a free disc spun up by a velocity
 motor it never lets reach its target, against (T / I) t^2 / 2, and a hanging rod swung by one too weak to
 turn it over, against RK4.
     python benchmarks/servo_overshoot.py
@@ -62,7 +63,51 @@ def main() -> None:
     table(f"Upright box arm, shoulder servo 0 -> 110°, elbow servo holding 0 (10 N m); {DURATION} s",
           ["case", "h", "overshoot", "within 0.5°", "reference", "|error| at the end"], rows)
 
+    poses()
     order()
+
+
+POSES = {"yaw": [[0, 0], [0.5, 0], [0.75, 1.5], [2.0, 1.5], [2.25, -0.5]],
+         "shoulder": [[0, 0], [0.25, 1.2], [1.5, 1.2], [1.75, 0.4]],
+         "elbow": [[0, 0], [0.25, 0.8], [1.5, 0.8], [1.75, 1.6]]}
+
+
+def three_joint_arm(shoulder_torque: float, h: float) -> Simulation:
+    """The upright arm on a 2 kg yaw base (10 N m), shoulder `shoulder_torque`, elbow 10 N m, under gravity,
+    each keyed through POSES."""
+    data = mechanisms.upright_servo_arm(POSES["shoulder"], shoulder_torque, 9.81, h)
+    data["joints"][1]["motor"]["target"] = POSES["elbow"]
+    data["bodies"].append({"name": "base", "mass": 2.0, "inertia": [0.01, 0.01, 0.02], "position": [0, 0, -0.05]})
+    data["joints"][0]["body_a"] = "base"
+    data["joints"].append({"name": "yaw", "type": "hinge", "body_a": "world", "body_b": "base", "anchor": [0, 0, 0],
+                           "axis": [0, 0, 1], "motor": {"mode": "position", "target": POSES["yaw"], "max_torque": 10.0}})
+    return Simulation(Model.from_dict(data))
+
+
+def passed_holds(sim: Simulation, duration: float = 4.0) -> dict:
+    """How far each servo passes the poses it holds (beyond the key, the way it came), worst over the run."""
+    worst = dict.fromkeys(POSES, 0.0)
+    while sim.time < duration - 1e-9:
+        sim.step()
+        for joint, keys in POSES.items():
+            held = [k for k in range(1, len(keys)) if keys[k][0] <= sim.time
+                    and (k + 1 == len(keys) or keys[k + 1][1] == keys[k][1]) and keys[k][1] != keys[k - 1][1]]
+            if held:
+                k = held[-1]
+                way = math.copysign(1.0, keys[k][1] - keys[k - 1][1])
+                if k + 1 == len(keys) or sim.time < keys[k + 1][0]:
+                    worst[joint] = max(worst[joint], way * (sim.joint_position(joint) - keys[k][1]))
+    return worst
+
+
+def poses() -> None:
+    rows = []
+    for torque in (40.0, 25.0):
+        for h in STEPS:
+            worst = passed_holds(three_joint_arm(torque, h))
+            rows.append([f"{torque:g} N m", f"1/{round(1 / h)}"] + [f"{math.degrees(worst[j]):.3f}°" for j in POSES])
+    table("3-joint arm under gravity keyed through poses (shoulder and elbow move together): worst pass of a held pose",
+          ["shoulder", "h", "yaw", "shoulder", "elbow"], rows)
 
 
 def velocity_motor(body: dict, axis, gravity: float, h: float) -> Simulation:
