@@ -190,6 +190,30 @@ def servo_arm(max_torque: float = 50.0, target=0.5) -> dict:
     }
 
 
+def upright_box(name: str, bottom: float, width: float, length: float) -> dict:
+    """A width x width x length box of density 1000 kg/m^3 standing upright with its bottom at height `bottom`."""
+    mass = 1000.0 * width * width * length
+    across = mass * (width**2 + length**2) / 12
+    return {"name": name, "mass": mass, "inertia": [across, across, mass * width**2 / 6],
+            "position": [0.0, 0.0, bottom + length / 2]}
+
+
+def upright_servo_arm(target, max_torque: float = 15.0, gravity: float = 0.0, h: float = 1 / 240) -> dict:
+    """A robot arm built from boxes, upright at the start: a 0.08 x 0.08 x 0.54 m upper arm (3.46 kg) on a
+    shoulder servo hinge about y at its foot, turned to `target` (rad, or keyed [[t, rad], ...]) with
+    `max_torque`, and a 0.06 x 0.06 x 0.3 m forearm (1.08 kg) on an elbow hinge held at 0 by its own
+    position servo (10 N m)."""
+    def servo(name, a, b, anchor, goal, torque):
+        return {"name": name, "type": "hinge", "body_a": a, "body_b": b, "anchor": anchor, "axis": [0, 1, 0],
+                "motor": {"mode": "position", "target": goal, "max_torque": torque}}
+    return {
+        "format": FORMAT, "gravity": [0.0, 0.0, -gravity], "settings": {"h": h, "dmax": 1e-7},
+        "bodies": [upright_box("upper_arm", 0.0, 0.08, 0.54), upright_box("forearm", 0.54, 0.06, 0.3)],
+        "joints": [servo("shoulder", "world", "upper_arm", [0, 0, 0], target, max_torque),
+                   servo("elbow", "upper_arm", "forearm", [0, 0, 0.54], 0.0, 10.0)],
+    }
+
+
 def four_balls(method: str = "impulse", h: float = 0.005) -> dict:
     """Stewart and Trinkle §4: a ball thrown onto a table rolls into a row of three, mu = 0.4."""
     starts = [[0, 0, 1], [1, 0, 0.1], [1.2 + 1e-5, 0, 0.1], [1.4 + 2e-5, 0, 0.1]]

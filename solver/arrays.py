@@ -41,6 +41,7 @@ ModelArrays = namedtuple("ModelArrays", [
     "schedule_start",  # (S + 1,)
     "schedule_time",  # (points,) s
     "schedule_value",  # (points,)
+    "schedule_stop",  # (points,) where the value next stops moving from each point on (drives.run_ends)
     "system_order",  # (R,) the row eliminated at each position of the sparse factorisation
     "k_start",  # (R + 1,) K's upper triangle by columns (elimination.SystemPattern)
     "k_index",  # (nnz,)
@@ -105,6 +106,9 @@ RowArrays = namedtuple("RowArrays", [
     "axis_jacobian", "axis_response",  # (q, 2, 6) the rows of the joint axes that drives act on
     "drive_response",  # (q, n, 6) the axis rows' response through the joints
     "drive_stiffness",  # (q,) the Schur complement's diagonal
+    "servo_stiffness",  # (q,) the same with the other motors' axes held (rows.hold_other_motors)
+    "servo_load",  # (q,) the axis's acceleration under gravity, through the joints, the other motors' axes held
+    "servo_load_rate",  # (q,) its change per unit of the axis's coordinate, the part it moves turning rigidly
     "drives_ready",  # (1,) bool: drive_response is up to date
     # workspace (the kernels that borrow these create no arrays: kernels/jit.py)
     "row_linear", "row_angular",  # (R, 3) each row's directions (joints.all_rows)
@@ -113,6 +117,10 @@ RowArrays = namedtuple("RowArrays", [
     "axis_lever",  # (q, 2, 3)
     "drive_plain",  # (n, 6) an axis row's response without the joints (prepare_drive_rows)
     "null_along",  # (Q,) the right side's coordinates along the null space (sparse.solve)
+    "axis_gravity",  # (q,) gravity's acceleration of each axis through the joints (rows.hold_other_motors)
+    "axis_held",  # (q,) bool: the axis carries a motor that can act (rows.hold_other_motors)
+    "servo_elimination",  # (q, 2 q + 1) the axes' couplings, gravity's column and the rows' combinations, eliminated
+    #                       (rows.hold_other_motors)
 ])
 
 FlightArrays = namedtuple("FlightArrays", [
@@ -170,9 +178,10 @@ def row_arrays(model) -> RowArrays:
                      np.zeros(rows + 1, dtype=np.int64), np.zeros(a.ldl_start[-1], dtype=np.int64),
                      np.zeros(a.ldl_start[-1], dtype=np.int64), np.full(1, -1, dtype=np.int64),
                      np.zeros((m, 6, 6)), np.zeros((q, 2, 6)), np.zeros((q, 2, 6)),
-                     np.zeros((q, n, 6)), np.zeros(q), np.zeros(1, dtype=np.bool_),
+                     np.zeros((q, n, 6)), np.zeros(q), np.zeros(q), np.zeros(q), np.zeros(q), np.zeros(1, dtype=np.bool_),
                      np.zeros((rows, 3)), np.zeros((rows, 3)), np.zeros((m, 2, 3)), np.zeros((q, 3)), np.zeros((q, 3)),
-                     np.zeros((q, 2, 3)), np.zeros((n, 6)), np.zeros(kept))
+                     np.zeros((q, 2, 3)), np.zeros((n, 6)), np.zeros(kept), np.zeros(q), np.zeros(q, dtype=np.bool_),
+                     np.zeros((q, 2 * q + 1)))
 
 
 def flight_arrays(model) -> FlightArrays:

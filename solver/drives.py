@@ -200,6 +200,7 @@ class DriveArrays:
     schedule_start: np.ndarray  # (S + 1,) schedule s is schedule_time/value[start[s]:start[s + 1]]
     schedule_time: np.ndarray  # (points,) s, increasing within a schedule
     schedule_value: np.ndarray  # (points,)
+    schedule_stop: np.ndarray  # (points,) where the value next stops moving from each point on (run_ends)
 
     @classmethod
     def build(cls, drives: list[Drive], drive_axis: np.ndarray) -> "DriveArrays":
@@ -217,4 +218,18 @@ class DriveArrays:
                    np.array([d.max_effort for d in drives], dtype=float),
                    np.array([d.offset for d in drives], dtype=float),
                    np.array(indices, dtype=np.int64).reshape(len(drives), 4), np.array(starts, dtype=np.int64),
-                   np.array(times, dtype=float), np.array(values, dtype=float))
+                   np.array(times, dtype=float), np.array(values, dtype=float),
+                   np.concatenate([np.zeros(0)] + [run_ends(values[a:b]) for a, b in zip(starts[:-1], starts[1:])]))
+
+
+def run_ends(values) -> np.ndarray:
+    """For each point of a schedule's table, where the value stops moving from there on: the last
+    point of the run of segments whose slopes share the sign of the segment it starts (its own value
+    where that segment is flat, and at the table's end)."""
+    values = np.asarray(values, dtype=float)
+    ends = values.copy()
+    slope = np.sign(np.diff(values))
+    for i in range(len(slope) - 1, -1, -1):
+        if slope[i] != 0.0:
+            ends[i] = ends[i + 1] if i + 1 < len(slope) and slope[i + 1] == slope[i] else values[i + 1]
+    return ends

@@ -181,7 +181,7 @@ class Model:
                 np.concatenate([np.zeros(0, dtype=np.int64)] + [c.astype(np.int64) for c in colours]),
                 self.axis_joint, self.axis_is_angle, np.isin(np.arange(len(self.axis_joint)), drives.axis),
                 drives.kind, drives.axis, drives.max_effort, drives.offset,
-                drives.schedule, drives.schedule_start, drives.schedule_time, drives.schedule_value,
+                drives.schedule, drives.schedule_start, drives.schedule_time, drives.schedule_value, drives.schedule_stop,
                 self.system.order, self.system.k_start, self.system.k_index, self.system.k_contribution,
                 self.system.ldl_start, self.system.ldl_row_start, self.system.ldl_row_column,
                 self.system.ldl_row_position, *self.motion)

@@ -60,6 +60,40 @@ def servo_reach_time(inertia: float, gravity_torque: float, max_torque: float, t
     return stop - math.sqrt(2 * fraction * target / alpha)
 
 
+def upright_servo_arrival(inertia: float, gravity_torque: float, max_torque: float, target: float,
+                          within: float, dt: float = 1e-5) -> float:
+    """A torque-limited position servo turning an arm from upright at rest to `target` (I θ'' = ±T + m g d sin θ,
+    gravity_torque = m g d, θ from the upright), time-optimally: at +T until the energy left, ½ I θ'², is
+    what braking at -T against gravity takes out on the way, T e - m g d (cos θ - cos target), then at -T
+    (RK4). The time θ first comes `within` of the target."""
+    y, t, braking = [0.0, 0.0], 0.0, False
+    while target - y[0] > within:
+        error = target - y[0]
+        braking = braking or 0.5 * inertia * y[1] ** 2 >= (
+            max_torque * error - gravity_torque * (math.cos(y[0]) - math.cos(target)))
+        torque = -max_torque if braking else max_torque
+        previous = y
+        y, t = _rk4(lambda s: [s[1], (torque + gravity_torque * math.sin(s[0])) / inertia], y, dt), t + dt
+        if braking and y[1] <= 0.0:
+            raise AssertionError(f"stopped {target - y[0]:.3g} rad short of the target")
+    return t - dt * (y[0] - (target - within)) / (y[0] - previous[0])
+
+
+def servo_course(sim, joint: str, target: float, within: float, duration: float) -> tuple[float, float, float]:
+    """Steps a servo's run for `duration` s: (the time its joint first comes `within` of the target from
+    below, interpolated between steps; its largest excursion past the target; |angle - target| at the end)."""
+    arrival, overshoot = math.inf, 0.0
+    previous_time, previous = sim.time, sim.joint_position(joint)
+    while sim.time < duration - 1e-9:
+        sim.step()
+        angle = sim.joint_position(joint)
+        if arrival == math.inf and angle >= target - within:
+            arrival = previous_time + (sim.time - previous_time) * (target - within - previous) / (angle - previous)
+        overshoot = max(overshoot, angle - target)
+        previous_time, previous = sim.time, angle
+    return arrival, overshoot, abs(sim.joint_position(joint) - target)
+
+
 def arm_under_torque(inertia: float, gravity_torque: float, torque: float, brake: float, start: float,
                      duration: float, dt: float = 1e-4, rate: float = 0.0) -> list[float]:
     """θ every dt of an arm from `start` (turning at `rate`, from rest by default) under a constant torque:

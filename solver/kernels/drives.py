@@ -7,10 +7,8 @@ import numpy as np
 from ..drives import LOWER_LIMIT, MOTOR_POSITION, MOTOR_VELOCITY, SPRING_IMPULSE, SPRING_SOFT, UPPER_LIMIT
 from . import rows as joint_rows
 from .jit import borrowing_kernel
-from .schedule import DAMPING, STIFFNESS, TARGET, VALUE, drive_value, rate
-
-# An axis row whose stiffness through the joints is this small is locked by them: nothing to drive.
-LOCKED = 1e-9
+from .rows import LOCKED
+from .schedule import DAMPING, STIFFNESS, TARGET, VALUE, drive_value, next_stop, rate
 
 
 @borrowing_kernel
@@ -50,30 +48,59 @@ def apply_explicit_forces(model, rows, twist, axis_coordinate, t, dt):
 
 
 @borrowing_kernel
-def servo_rate(model, k, coordinate, t, h, stiffness):
+def servo_rate(model, rows, k, coordinate, t, h):
     """The rate a position servo asks of its joint over the step from t: the target's own rate, plus
-    the speed v toward the target from which its torque can still stop the joint there after this
-    step's move, v^2 / (2 alpha) + h v = |e|, with alpha = T_max / I the servo's deceleration (I, the
-    inertia the axis moves through the joints, is 1 / stiffness) and e the error. Far from the target
-    the servo cannot reach v and accelerates at its limit; then it brakes on the time-optimal curve
-    v = sqrt(2 alpha |e|) (continuous time), and as e shrinks v tends to e / h, which closes the
-    error within the step. With unlimited torque (alpha infinite) it follows its target exactly."""
-    target_rate = rate(model, model.drive_schedule[k, TARGET], t)
-    error = drive_value(model, k, TARGET, t + h) + model.drive_offset[k] - coordinate - target_rate * h
-    distance = abs(error)
-    alpha = model.drive_max_effort[k] * stiffness
-    if not alpha > 0.0:  # no torque (a limit of 0): it asks nothing it could give (e / 0 was NaN at e = 0)
+    the speed toward the target from which the servo can still stop the joint there after this
+    step's move (stopping_speed), and never faster toward where the target next stops (a keyed
+    ramp's end) than it can stop there: a target that stops sooner than the servo can brake does not
+    carry it past. Far from the target the servo cannot reach that speed and accelerates at its
+    limit; then it brakes on the time-optimal curve v = sqrt(2 alpha |e|) (continuous time), and as
+    the error e shrinks v tends to e / h, which closes it within the step. With unlimited torque it
+    follows its target exactly."""
+    schedule = model.drive_schedule[k, TARGET]
+    offset = model.drive_offset[k]
+    target_rate = rate(model, schedule, t)
+    if not model.drive_max_effort[k] > 0.0:  # no torque: it asks nothing it could give
         return target_rate
-    # the positive root of v^2 + 2 alpha h v - 2 alpha |e| = 0, written to stay exact as alpha grows
-    return target_rate + np.sign(error) * 2.0 * distance / (h + np.sqrt(h * h + 2.0 * distance / alpha))
+    error = drive_value(model, k, TARGET, t + h) + offset - coordinate - target_rate * h
+    asked = target_rate + stopping_speed(model, rows, k, error, h)
+    stop = next_stop(model, schedule, t) + offset - coordinate
+    if asked * stop > 0.0:
+        bound = stopping_speed(model, rows, k, stop, h)
+        if abs(asked) > abs(bound):
+            asked = bound
+    return asked
 
 
 @borrowing_kernel
-def _axis_coupling(model, rows, a, b):
-    """How an impulse along axis b moves axis a, through the joints: J_a (M^-1 J_b^T through them)."""
-    j = model.axis_joint[a]
-    return joint_rows.dot6(rows.axis_jacobian[a, 0], rows.drive_response[b, model.joint_body[j, 0]]) + joint_rows.dot6(
-        rows.axis_jacobian[a, 1], rows.drive_response[b, model.joint_body[j, 1]])
+def stopping_speed(model, rows, k, distance, h):
+    """The speed v toward a point `distance` ahead from which servo k stops there after this step's
+    move: v^2 / (2 alpha) + h v = |distance|, alpha its deceleration. alpha is its torque over the
+    inertia it moves with the other motors holding (rows.servo_stiffness), less gravity's mean pull
+    toward the point over the way there: the load's work along it as what the servo moves turns
+    rigidly, load sin(d) + load_rate (1 - cos(d)) for an angle d (load d for a length), over |d|, so
+    the energy the torque takes out, less gravity's, is the kinetic energy at v. A load it cannot
+    beat leaves it nothing to brake with, and it asks to stand still. An axis the other motors hold
+    entirely takes its inertia through the joints alone."""
+    if distance == 0.0:
+        return 0.0
+    effort = model.drive_max_effort[k]
+    if effort == np.inf:
+        return distance / h
+    a = model.drive_axis[k]
+    stiffness = rows.servo_stiffness[a]
+    if not stiffness > LOCKED * rows.drive_stiffness[a]:
+        stiffness = rows.drive_stiffness[a]
+    load, load_rate = rows.servo_load[a], rows.servo_load_rate[a]
+    if model.axis_is_angle[a]:
+        work = load * np.sin(distance) + load_rate * (1.0 - np.cos(distance))
+    else:
+        work = load * distance
+    alpha = effort * stiffness - max(0.0, work / abs(distance))
+    if not alpha > 0.0:
+        return 0.0
+    # the positive root of v^2 + 2 alpha h v - 2 alpha |d| = 0, written to stay exact as alpha grows
+    return np.sign(distance) * 2.0 * abs(distance) / (h + np.sqrt(h * h + 2.0 * abs(distance) / alpha))
 
 
 @borrowing_kernel
@@ -97,7 +124,7 @@ def unstable_explicit_spring(model, rows, t, h):
         for other in range(model.drive_kind.shape[0]):
             if model.drive_kind[other] != SPRING_IMPULSE:
                 continue
-            coupling = abs(_axis_coupling(model, rows, model.drive_axis[k], model.drive_axis[other]))
+            coupling = abs(joint_rows.axis_coupling(model, rows, model.drive_axis[k], model.drive_axis[other]))
             stiffness_sum += np.sqrt(spring * drive_value(model, other, STIFFNESS, t)) * coupling
             damping_sum += np.sqrt(damping * drive_value(model, other, DAMPING, t)) * coupling
         load = stiffness_sum * h * h / 4.0 + damping_sum * h / 2.0
@@ -146,12 +173,14 @@ def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at
             else:
                 upper = 0.0
         elif kind == MOTOR_POSITION:  # the look-ahead where the servo's rate over the step takes it
-            goal = axis_coordinate[a] + h * servo_rate(model, k, axis_coordinate[a], t, h, stiffness)
+            goal = axis_coordinate[a] + h * servo_rate(model, rows, k, axis_coordinate[a], t, h)
             change = -(predicted - goal) / (h * stiffness)
             lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
         elif kind == MOTOR_VELOCITY:
+            # half its budget before the flight, the rest in the velocity correction after it: at its
+            # limit the pair is the centred impulse of Schmitt §8, as the springs' (apply_explicit_forces)
             change = -(velocity - drive_value(model, k, TARGET, t + 0.5 * h)) / stiffness
-            lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
+            lower, upper = -0.5 * model.drive_max_effort[k] * h, 0.5 * model.drive_max_effort[k] * h
         else:
             secant = (predicted - axis_coordinate[a]) / h
             change = _soft_change(model, k, kind, t_end, predicted, secant, stiffness, accumulated[k], h)
@@ -204,7 +233,7 @@ def drive_velocities(model, rows, twist, axis_coordinate, accumulated, t, h, dma
             if kind == MOTOR_VELOCITY:
                 goal = drive_value(model, k, TARGET, t)
             else:
-                goal = servo_rate(model, k, axis_coordinate[a], t, h, stiffness)
+                goal = servo_rate(model, rows, k, axis_coordinate[a], t, h)
             change = -(velocity - goal) / stiffness
             lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
         applied = _project(rows, a, k, change, lower, upper, accumulated, twist)

@@ -8,6 +8,7 @@ lambda * row_response[r, side].
 """
 import numpy as np
 
+from ..drives import MOTOR_POSITION, MOTOR_VELOCITY
 from . import joints, sparse
 from .jit import borrowing_kernel, kernel
 
@@ -23,6 +24,8 @@ ACROSS = np.array([1 << c | 1 << 3 + (c + 1) % 3 | 1 << 3 + (c + 2) % 3 for c in
 # A right side whose misfit along K's null space is below this fraction of its largest entry is one
 # the rows can meet (round-off: in a planar mechanism it is exactly 0), and needs no projection.
 CONSISTENT = 1e-12
+# An axis row whose stiffness through the joints is this small is locked by them: nothing to drive.
+LOCKED = 1e-9
 
 
 @borrowing_kernel
@@ -390,4 +393,115 @@ def prepare_drive_rows(model, rows):
         stiffness = dot6(rows.axis_jacobian[a, 0], rows.drive_response[a, body_a]) + dot6(
             rows.axis_jacobian[a, 1], rows.drive_response[a, body_b])
         rows.drive_stiffness[a] = max(stiffness, 0.0)
+    hold_other_motors(model, rows)
     rows.drives_ready[0] = True
+
+
+@borrowing_kernel
+def hold_other_motors(model, rows):
+    """What a position servo's torque moves: its axis's inverse inertia and gravity's acceleration of it
+    through the joints with the other motors' axes held (rows.servo_stiffness, servo_load), and how
+    that acceleration changes as the axis turns (servo_load_rate). A motor that is not at its limit
+    holds its axis against the servo's reaction, so the servo turns what lies beyond it too. With C
+    the axes' couplings through the joints (C_ab = J_a M^-1 J_b^T through them, Schmitt §7) and g
+    gravity's accelerations, both are the Schur complement's over the held axes H:
+    s = C_aa - C_aH C_HH^-1 C_Ha, load = g_a - C_aH C_HH^-1 g_H. Holding more can only lower s (a
+    motor at its limit moves with the servo), so T s never promises more than the servo can brake."""
+    held = rows.axis_held
+    held[:] = False
+    servos = False
+    for k in range(model.drive_kind.shape[0]):
+        kind = model.drive_kind[k]
+        a = model.drive_axis[k]
+        if (kind == MOTOR_POSITION or kind == MOTOR_VELOCITY) and model.drive_max_effort[k] > 0.0:
+            held[a] = held[a] or rows.drive_stiffness[a] > LOCKED
+        servos = servos or kind == MOTOR_POSITION
+    if not servos:
+        return
+    for a in range(model.axis_joint.shape[0]):
+        if held[a]:
+            rows.axis_gravity[a] = _gravity_acceleration(model, rows, a)
+    for k in range(model.drive_kind.shape[0]):
+        a = model.drive_axis[k]
+        if model.drive_kind[k] == MOTOR_POSITION:
+            rows.axis_gravity[a] = _gravity_acceleration(model, rows, a)
+            rows.servo_stiffness[a], rows.servo_load[a], rows.servo_load_rate[a] = rows.drive_stiffness[a], 0.0, 0.0
+            if rows.drive_stiffness[a] > LOCKED:
+                _eliminate_held(model, rows, a)
+                _load_rate(model, rows, a)
+
+
+@borrowing_kernel
+def _gravity_acceleration(model, rows, a):
+    """Gravity's acceleration of axis a through the joints: its response's rates dotted with the weights
+    (the response through the joints is symmetric, so an axis's rate under forces F is W_a . F)."""
+    total = 0.0
+    for b in range(rows.drive_response.shape[1]):
+        if model.body_inv_mass[b] > 0.0:
+            total += (rows.drive_response[a, b, 0] * model.body_gravity[b, 0]
+                      + rows.drive_response[a, b, 1] * model.body_gravity[b, 1]
+                      + rows.drive_response[a, b, 2] * model.body_gravity[b, 2]) / model.body_inv_mass[b]
+    return total
+
+
+@borrowing_kernel
+def _eliminate_held(model, rows, a):
+    """rows.servo_stiffness[a] and servo_load[a] (hold_other_motors) by Gaussian elimination of the
+    held axes other than a from [C g E]; row a of E ends as the combination of the axes' rows that is
+    a's with the others held. A held axis that depends on those before it is skipped."""
+    q = model.axis_joint.shape[0]
+    held, table = rows.axis_held, rows.servo_elimination
+    for b in range(q):
+        if not (held[b] or b == a):
+            continue
+        for c in range(q):
+            table[b, c] = axis_coupling(model, rows, b, c) if held[c] or c == a else 0.0
+            table[b, q + 1 + c] = 1.0 if c == b else 0.0
+        table[b, q] = rows.axis_gravity[b]
+    for p in range(q):
+        if not held[p] or p == a or table[p, p] <= LOCKED * rows.drive_stiffness[p]:
+            continue
+        for r in range(q):
+            if r == p or not (held[r] or r == a) or table[r, p] == 0.0:
+                continue
+            factor = table[r, p] / table[p, p]
+            for c in range(2 * q + 1):
+                table[r, c] -= factor * table[p, c]
+    rows.servo_stiffness[a] = max(table[a, a], 0.0)
+    rows.servo_load[a] = table[a, q]
+
+
+@borrowing_kernel
+def _load_rate(model, rows, a):
+    """rows.servo_load_rate[a]: d(load)/d(coordinate) as what the servo moves turns rigidly with its axis.
+    Per unit rate of the axis each body moves with the twist (v, w) of the held response over s, and
+    its centre's acceleration along the turn is w x v, so the load changes by s sum m g . (w x v)."""
+    q = model.axis_joint.shape[0]
+    stiffness = rows.servo_stiffness[a]
+    if not stiffness > LOCKED * rows.drive_stiffness[a]:
+        return
+    table = rows.servo_elimination
+    total = 0.0
+    for b in range(rows.drive_response.shape[1]):
+        if not model.body_inv_mass[b] > 0.0:
+            continue
+        twist = rows.drive_plain[b]
+        for i in range(6):
+            twist[i] = 0.0
+            for c in range(q):
+                if table[a, q + 1 + c] != 0.0:
+                    twist[i] += table[a, q + 1 + c] * rows.drive_response[c, b, i] / stiffness
+        turn_x = twist[4] * twist[2] - twist[5] * twist[1]
+        turn_y = twist[5] * twist[0] - twist[3] * twist[2]
+        turn_z = twist[3] * twist[1] - twist[4] * twist[0]
+        total += (model.body_gravity[b, 0] * turn_x + model.body_gravity[b, 1] * turn_y
+                  + model.body_gravity[b, 2] * turn_z) / model.body_inv_mass[b]
+    rows.servo_load_rate[a] = stiffness * total
+
+
+@borrowing_kernel
+def axis_coupling(model, rows, a, b):
+    """How an impulse along axis b moves axis a, through the joints: J_a (M^-1 J_b^T through them)."""
+    j = model.axis_joint[a]
+    return dot6(rows.axis_jacobian[a, 0], rows.drive_response[b, model.joint_body[j, 0]]) + dot6(
+        rows.axis_jacobian[a, 1], rows.drive_response[b, model.joint_body[j, 1]])

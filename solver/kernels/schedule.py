@@ -47,3 +47,14 @@ def rate(model, schedule, t):
 @borrowing_kernel
 def drive_value(model, drive, column, t):
     return value(model, model.drive_schedule[drive, column], t)
+
+
+@borrowing_kernel
+def next_stop(model, schedule, t):
+    """Where the value next stops moving after t: the end of the run of segments that move the way
+    the one at t does (model.schedule_stop); the value itself where it is held."""
+    start, end = model.schedule_start[schedule], model.schedule_start[schedule + 1]
+    k = _segment(model.schedule_time, start, end, t)
+    if k < start:
+        return model.schedule_value[start]
+    return model.schedule_stop[k]
