@@ -23,7 +23,7 @@ from .model import Model, Settings
 from .servo_fault import cannot_follow, servo_at_fault
 from .contact.detection import Contacts, find_contacts
 from .contact.impulse import (SEPARATION_SPEED, TOUCHING, ContactRows, gap_targets, normal_rates, overlapping,
-                              resolve_impacts)
+                              resolve_impacts, resting_speed)
 from .contact.lcp import apply_lcp_impulses
 from .contact.lemke import LemkeFailure
 from .contact.reduction import four_per_face
@@ -495,14 +495,17 @@ class Simulation:
         impact = None if shortened else _first_impact(contact_rows, state, h, ahead)
         return contact_rows, None, impact
 
+    def _touching(self):
+        """The contacts found now and which of them touch (m,) bool."""
+        contacts = self._contacts_at(self.state.frames)
+        return contacts, contacts.separation(self.state.frames) < TOUCHING + 2 * self.model.settings.dmax
+
     def _impacts(self, h: float):
         """Schmitt §11 impact pairs at the end of the step; the contacts touching now."""
         model, state = self.model, self.state
-        contacts = self._contacts_at(state.frames)
-        touching = contacts.subset(contacts.separation(state.frames) < TOUCHING + 2 * model.settings.dmax)
-        fresh = np.array([key not in state.touching for key in touching.key], dtype=bool)
-        resolve_impacts(model, self, touching, state.frames, state.twist.reshape(-1), fresh,
-                        2.0 * float(np.linalg.norm(model.gravity)) * h)
+        contacts, touching = self._touching()
+        resolve_impacts(model, self, contacts, state.frames, state.twist.reshape(-1), touching, h)
+        touching = contacts.subset(touching)
         state.touching = frozenset(touching.key)
         return touching
 
@@ -548,7 +551,7 @@ class Simulation:
         gap_now = contacts.separation(state.frames)
         approach = normal_rates(contacts, state.frames, state.twist)
         impacting = (gap_now > TOUCHING) | np.array([key not in state.touching for key in contacts.key])
-        impacting &= approach < -2.0 * float(np.linalg.norm(model.gravity)) * h
+        impacting &= approach < -resting_speed(model, h)
         before = state.twist.copy()
         self._lcp_gap_now, self._lcp_overlapping = gap_now, overlapping(gap_now, model.settings.dmax)
         try:
