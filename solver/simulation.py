@@ -1,7 +1,8 @@
 """Simulation: a Model, a State, and the step that reads as its stages.
 
-    apply_explicit_forces(h/2) -> correct_positions (P-steps 1-2, drives) -> advance (P-step 3, rows
-    at t+h, apply_explicit_forces(h/2)) -> [impacts] -> correct_velocities (P-step 4)
+    [impacts of touching pairs] -> apply_explicit_forces(h/2) -> correct_positions (P-steps 1-2,
+    drives) -> advance (P-step 3, rows at t+h, apply_explicit_forces(h/2)) -> [impacts] ->
+    correct_velocities (P-step 4)
 
 The stages are compiled kernels (kernels/correction.py); a mechanism without contacts takes one
 kernel call per sub-step. Contacts are found and solved here, between the kernels' stages. A step
@@ -342,14 +343,15 @@ class Simulation:
         return Failure(self._kernels.NON_FINITE, int(np.argmax(bad)), np.inf)
 
     def _contact_substep(self, h: float, shortened: bool, lcp: bool):
-        """The stages of a sub-step with contacts: half the explicit forces -> contacts ahead ->
-        P-steps 1-2 (joints, drives, contact pairs) -> P-step 3 -> the other half of the forces ->
-        impacts -> P-step 4."""
+        """The stages of a sub-step with contacts: impacts of touching pairs -> half the explicit
+        forces -> contacts ahead -> P-steps 1-2 (joints, drives, contact pairs) -> P-step 3 -> the
+        other half of the forces -> impacts -> P-step 4."""
         k, state = self._kernels, self.state
         arrays = self._state_arrays()
         spring, load = self._drive_kernels.unstable_explicit_spring(self._arrays, self._rows, state.time, h)
         if spring >= 0:
             return Failure(k.STIFF_SPRING, spring, h / np.sqrt(load))
+        self._touching_impacts(h)
         k.apply_explicit_forces(self._arrays, self._rows, state.twist, state.axis_coordinate, state.time, 0.5 * h)
         contact_rows, lcp_contacts, impact = self._contacts_ahead(h, shortened, lcp)
         if impact is not None:
@@ -499,6 +501,16 @@ class Simulation:
         """The contacts found now and which of them touch (m,) bool."""
         contacts = self._contacts_at(self.state.frames)
         return contacts, contacts.separation(self.state.frames) < TOUCHING + 2 * self.model.settings.dmax
+
+    def _touching_impacts(self, h: float) -> None:
+        """Schmitt §11 impact pairs at the start of the step among the pairs touching now: the step's
+        loop (or LCP) would stop a touching pair that closes fast plastically, whatever its
+        restitution. Such a pair is one an impact passes along (a Newton's cradle) or one that
+        starts closing."""
+        if not self.state.touching:
+            return
+        contacts, touching = self._touching()
+        resolve_impacts(self.model, self, contacts, self.state.frames, self.state.twist.reshape(-1), touching, h)
 
     def _impacts(self, h: float):
         """Schmitt §11 impact pairs at the end of the step; the contacts touching now."""
