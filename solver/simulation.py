@@ -488,13 +488,21 @@ class Simulation:
         if not len(contacts):
             return None, None, None
         if lcp:  # Stewart-Trinkle
-            lcp_contacts = self._lcp_stage(contacts, h)
+            # a pair that bounces is stepped to as the impulse method does: the LCP's restitution acts at
+            # the start of its step, where the bodies are still apart, and the rebound would start there
+            bouncing = contacts.subset(contacts.restitution > 0)
+            impact = None if shortened or not len(bouncing) else _first_impact(
+                bouncing, normal_rates(bouncing, state.frames, state.twist), state, h, ahead)
+            if impact is not None:
+                return None, None, impact
+            lcp_contacts = self._lcp_stage(contacts, h, shortened)
             if lcp_contacts is not None:
                 return None, lcp_contacts, None
             # Lemke ended on a ray: this step's contacts go the impulse way
             return ContactRows(model, self, contacts, state.frames), None, None
         contact_rows = ContactRows(model, self, contacts, state.frames)
-        impact = None if shortened else _first_impact(contact_rows, state, h, ahead)
+        impact = None if shortened else _first_impact(contact_rows.contacts, contact_rows.rates(
+            state.twist.reshape(-1))[:, 0], state, h, ahead)
         return contact_rows, None, impact
 
     def _touching(self):
@@ -555,15 +563,16 @@ class Simulation:
                 return Failure(self._kernels.GAP, joint, gap)
         return None
 
-    def _lcp_stage(self, contacts, h: float):
+    def _lcp_stage(self, contacts, h: float, shortened: bool):
         """Stewart and Trinkle's LCP for this step's contacts; None (and the state untouched) when
-        Lemke's algorithm ends on a ray for every covering vector it tries."""
+        Lemke's algorithm ends on a ray for every covering vector it tries. A step shortened to an
+        impact ends where its pairs touch: they bounce there (_impacts), not in the LCP."""
         model, state = self.model, self.state
         contacts = four_per_face(contacts, state.frames)
         gap_now = contacts.separation(state.frames)
         approach = normal_rates(contacts, state.frames, state.twist)
         impacting = (gap_now > TOUCHING) | np.array([key not in state.touching for key in contacts.key])
-        impacting &= approach < -resting_speed(model, h)
+        impacting &= (approach < -resting_speed(model, h)) & (not shortened)
         before = state.twist.copy()
         self._lcp_gap_now, self._lcp_overlapping = gap_now, overlapping(gap_now, model.settings.dmax)
         try:
@@ -671,14 +680,12 @@ def _overlap_warnings(model, contacts, gap: np.ndarray) -> list[str]:
             if depth > TOUCHING + 2 * model.settings.dmax]
 
 
-def _first_impact(contact_rows, state, h: float, ahead: Frames) -> float | None:
+def _first_impact(contacts, rate: np.ndarray, state, h: float, ahead: Frames) -> float | None:
     """The time within h at which the first pair that is apart now would touch, from a quadratic
-    through its gap now, its rate now and its gap at the look-ahead (exact in free fall); None if
-    no pair closes within the step."""
-    contacts = contact_rows.contacts
+    through its gap now, its normal rate now (m,) and its gap at the look-ahead (exact in free
+    fall); None if no pair closes within the step."""
     gap_now = contacts.separation(state.frames)
     gap_ahead = contacts.separation(ahead)
-    rate = contact_rows.rates(state.twist.reshape(-1))[:, 0]
     closing = (gap_now > TOUCHING) & (gap_ahead < 0)
     if not closing.any():
         return None
