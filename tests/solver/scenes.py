@@ -55,12 +55,12 @@ def rise_after_landing(sim: Simulation, drop: float, duration: float = 1.0) -> t
     return rise, spin, gain
 
 
-def cradle(method: str, on_floor: bool, balls: int = 5, h: float = 0.01) -> Simulation:
-    """`balls` 1 kg balls of RADIUS in a row along x, each touching the next, restitution 1, no
-    friction; the first moves at 1 m/s toward the rest. Without gravity, or with it on a
-    frictionless floor."""
+def cradle(method: str, on_floor: bool, balls: int = 5, h: float = 0.01, gap: float = 0.0) -> Simulation:
+    """`balls` 1 kg balls of RADIUS in a row along x, each `gap` from the next (0: touching),
+    restitution 1, no friction; the first moves at 1 m/s toward the rest. Without gravity, or with
+    it on a frictionless floor."""
     bodies = [{"name": f"ball{i}", "mass": 1.0, "inertia": [0.4 * RADIUS ** 2] * 3,
-               "position": [2 * RADIUS * i, 0, RADIUS if on_floor else 0.0], "velocity": [1.0 if i == 0 else 0.0, 0, 0],
+               "position": [(2 * RADIUS + gap) * i, 0, RADIUS if on_floor else 0.0], "velocity": [1.0 if i == 0 else 0.0, 0, 0],
                "shape": {"type": "sphere", "radius": RADIUS}, "friction": 0.0, "restitution": 1.0}
               for i in range(balls)]
     obstacles = [{"name": "floor", "type": "plane", "point": [0, 0, 0], "normal": [0, 0, 1], "friction": 0.0,
