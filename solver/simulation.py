@@ -103,6 +103,8 @@ class Simulation:
         self._warm_velocity: dict = {}
         self._warm_h = self.h
         self._found_at: tuple | None = None  # (position, rotation, contacts) of the last _contacts_at
+        # (position, twist) where the last sub-step's P-step 4 left its touching contacts, none closing
+        self._settled_at: tuple | None = None
         self.warnings: list[str] = []  # what runs but may not be what was meant, each naming its bodies
         if model.contacts.enabled:  # what touches at the start is resting, not an impact
             contacts = find_contacts(model, self.state.frames, self.state.frames)
@@ -396,6 +398,8 @@ class Simulation:
                 velocity_impulses = contact_rows.impulses()
         if not k.is_finite(arrays):
             return self._non_finite()
+        velocities_corrected = self.model.settings.velocity_correction and touching is not None
+        self._settled_at = (state.frames.position.copy(), state.twist.copy()) if velocities_corrected else None
         # the next sub-step's passes start from this one's impulses, never from a failed one's
         if position_impulses is not None:
             self._warm_position = position_impulses
@@ -515,10 +519,13 @@ class Simulation:
         loop (or LCP) would stop a touching pair that closes fast plastically, whatever its
         restitution. Such a pair is one an impact passes along (a Newton's cradle) or one that
         starts closing."""
-        if not self.state.touching:
-            return
+        state = self.state
+        settled = self._settled_at
+        if not state.touching or (settled is not None and np.array_equal(settled[0], state.frames.position)
+                                  and np.array_equal(settled[1], state.twist)):
+            return  # nothing touches, or P-step 4 left no touching pair closing at these frames and speeds
         contacts, touching = self._touching()
-        resolve_impacts(self.model, self, contacts, self.state.frames, self.state.twist.reshape(-1), touching, h)
+        resolve_impacts(self.model, self, contacts, state.frames, state.twist.reshape(-1), touching, h)
 
     def _impacts(self, h: float):
         """Schmitt §11 impact pairs at the end of the step; the contacts touching now."""

@@ -149,7 +149,10 @@ def normal_rates(contacts: Contacts, frames: Frames, twist: np.ndarray) -> np.nd
     point, normal = contacts.geometry(frames)
     twist = twist.reshape(-1, 6)
 
-    def velocity(bodies):
-        return twist[bodies, :3] + np.cross(twist[bodies, 3:], point - frames.position[bodies])
+    def velocity(bodies):  # v + w x r, the cross product by components (np.cross costs tens of us a call)
+        w, r = twist[bodies, 3:], point - frames.position[bodies]
+        return twist[bodies, :3] + np.column_stack((w[:, 1] * r[:, 2] - w[:, 2] * r[:, 1],
+                                                    w[:, 2] * r[:, 0] - w[:, 0] * r[:, 2],
+                                                    w[:, 0] * r[:, 1] - w[:, 1] * r[:, 0]))
 
     return np.einsum("mi,mi->m", velocity(contacts.body_b) - velocity(contacts.body_a), normal)
