@@ -1,7 +1,8 @@
 """Simulation: a Model, a State, and the step that reads as its stages.
 
-    apply_explicit_forces(h/2) -> correct_positions (P-steps 1-2, drives) -> advance (P-step 3, rows
-    at t+h, apply_explicit_forces(h/2)) -> [impacts] -> correct_velocities (P-step 4)
+    [impacts of touching pairs] -> apply_explicit_forces(h/2) -> correct_positions (P-steps 1-2,
+    drives) -> advance (P-step 3, rows at t+h, apply_explicit_forces(h/2)) -> [impacts] ->
+    correct_velocities (P-step 4)
 
 The stages are compiled kernels (kernels/correction.py); a mechanism without contacts takes one
 kernel call per sub-step. Contacts are found and solved here, between the kernels' stages. A step
@@ -23,7 +24,7 @@ from .model import Model, Settings
 from .servo_fault import cannot_follow, servo_at_fault
 from .contact.detection import Contacts, find_contacts
 from .contact.impulse import (SEPARATION_SPEED, TOUCHING, ContactRows, gap_targets, normal_rates, overlapping,
-                              resolve_impacts)
+                              resolve_impacts, resting_speed)
 from .contact.lcp import apply_lcp_impulses
 from .contact.lemke import LemkeFailure
 from .contact.reduction import four_per_face
@@ -102,6 +103,8 @@ class Simulation:
         self._warm_velocity: dict = {}
         self._warm_h = self.h
         self._found_at: tuple | None = None  # (position, rotation, contacts) of the last _contacts_at
+        # (position, twist) where the last sub-step's P-step 4 left its touching contacts, none closing
+        self._settled_at: tuple | None = None
         self.warnings: list[str] = []  # what runs but may not be what was meant, each naming its bodies
         if model.contacts.enabled:  # what touches at the start is resting, not an impact
             contacts = find_contacts(model, self.state.frames, self.state.frames)
@@ -342,14 +345,15 @@ class Simulation:
         return Failure(self._kernels.NON_FINITE, int(np.argmax(bad)), np.inf)
 
     def _contact_substep(self, h: float, shortened: bool, lcp: bool):
-        """The stages of a sub-step with contacts: half the explicit forces -> contacts ahead ->
-        P-steps 1-2 (joints, drives, contact pairs) -> P-step 3 -> the other half of the forces ->
-        impacts -> P-step 4."""
+        """The stages of a sub-step with contacts: impacts of touching pairs -> half the explicit
+        forces -> contacts ahead -> P-steps 1-2 (joints, drives, contact pairs) -> P-step 3 -> the
+        other half of the forces -> impacts -> P-step 4."""
         k, state = self._kernels, self.state
         arrays = self._state_arrays()
         spring, load = self._drive_kernels.unstable_explicit_spring(self._arrays, self._rows, state.time, h)
         if spring >= 0:
             return Failure(k.STIFF_SPRING, spring, h / np.sqrt(load))
+        self._touching_impacts(h)
         k.apply_explicit_forces(self._arrays, self._rows, state.twist, state.axis_coordinate, state.time, 0.5 * h)
         contact_rows, lcp_contacts, impact = self._contacts_ahead(h, shortened, lcp)
         if impact is not None:
@@ -394,6 +398,8 @@ class Simulation:
                 velocity_impulses = contact_rows.impulses()
         if not k.is_finite(arrays):
             return self._non_finite()
+        velocities_corrected = self.model.settings.velocity_correction and touching is not None
+        self._settled_at = (state.frames.position.copy(), state.twist.copy()) if velocities_corrected else None
         # the next sub-step's passes start from this one's impulses, never from a failed one's
         if position_impulses is not None:
             self._warm_position = position_impulses
@@ -486,23 +492,47 @@ class Simulation:
         if not len(contacts):
             return None, None, None
         if lcp:  # Stewart-Trinkle
-            lcp_contacts = self._lcp_stage(contacts, h)
+            # a pair that bounces is stepped to as the impulse method does: the LCP's restitution acts at
+            # the start of its step, where the bodies are still apart, and the rebound would start there
+            bouncing = contacts.subset(contacts.restitution > 0)
+            impact = None if shortened or not len(bouncing) else _first_impact(
+                bouncing, normal_rates(bouncing, state.frames, state.twist), state, h, ahead)
+            if impact is not None:
+                return None, None, impact
+            lcp_contacts = self._lcp_stage(contacts, h, shortened)
             if lcp_contacts is not None:
                 return None, lcp_contacts, None
             # Lemke ended on a ray: this step's contacts go the impulse way
             return ContactRows(model, self, contacts, state.frames), None, None
         contact_rows = ContactRows(model, self, contacts, state.frames)
-        impact = None if shortened else _first_impact(contact_rows, state, h, ahead)
+        impact = None if shortened else _first_impact(contact_rows.contacts, contact_rows.rates(
+            state.twist.reshape(-1))[:, 0], state, h, ahead)
         return contact_rows, None, impact
+
+    def _touching(self):
+        """The contacts found now and which of them touch (m,) bool."""
+        contacts = self._contacts_at(self.state.frames)
+        return contacts, contacts.separation(self.state.frames) < TOUCHING + 2 * self.model.settings.dmax
+
+    def _touching_impacts(self, h: float) -> None:
+        """Schmitt §11 impact pairs at the start of the step among the pairs touching now: the step's
+        loop (or LCP) would stop a touching pair that closes fast plastically, whatever its
+        restitution. Such a pair is one an impact passes along (a Newton's cradle) or one that
+        starts closing."""
+        state = self.state
+        settled = self._settled_at
+        if not state.touching or (settled is not None and np.array_equal(settled[0], state.frames.position)
+                                  and np.array_equal(settled[1], state.twist)):
+            return  # nothing touches, or P-step 4 left no touching pair closing at these frames and speeds
+        contacts, touching = self._touching()
+        resolve_impacts(self.model, self, contacts, state.frames, state.twist.reshape(-1), touching, h)
 
     def _impacts(self, h: float):
         """Schmitt §11 impact pairs at the end of the step; the contacts touching now."""
         model, state = self.model, self.state
-        contacts = self._contacts_at(state.frames)
-        touching = contacts.subset(contacts.separation(state.frames) < TOUCHING + 2 * model.settings.dmax)
-        fresh = np.array([key not in state.touching for key in touching.key], dtype=bool)
-        resolve_impacts(model, self, touching, state.frames, state.twist.reshape(-1), fresh,
-                        2.0 * float(np.linalg.norm(model.gravity)) * h)
+        contacts, touching = self._touching()
+        resolve_impacts(model, self, contacts, state.frames, state.twist.reshape(-1), touching, h)
+        touching = contacts.subset(touching)
         state.touching = frozenset(touching.key)
         return touching
 
@@ -540,15 +570,16 @@ class Simulation:
                 return Failure(self._kernels.GAP, joint, gap)
         return None
 
-    def _lcp_stage(self, contacts, h: float):
+    def _lcp_stage(self, contacts, h: float, shortened: bool):
         """Stewart and Trinkle's LCP for this step's contacts; None (and the state untouched) when
-        Lemke's algorithm ends on a ray for every covering vector it tries."""
+        Lemke's algorithm ends on a ray for every covering vector it tries. A step shortened to an
+        impact ends where its pairs touch: they bounce there (_impacts), not in the LCP."""
         model, state = self.model, self.state
         contacts = four_per_face(contacts, state.frames)
         gap_now = contacts.separation(state.frames)
         approach = normal_rates(contacts, state.frames, state.twist)
         impacting = (gap_now > TOUCHING) | np.array([key not in state.touching for key in contacts.key])
-        impacting &= approach < -2.0 * float(np.linalg.norm(model.gravity)) * h
+        impacting &= (approach < -resting_speed(model, h)) & (not shortened)
         before = state.twist.copy()
         self._lcp_gap_now, self._lcp_overlapping = gap_now, overlapping(gap_now, model.settings.dmax)
         try:
@@ -656,14 +687,12 @@ def _overlap_warnings(model, contacts, gap: np.ndarray) -> list[str]:
             if depth > TOUCHING + 2 * model.settings.dmax]
 
 
-def _first_impact(contact_rows, state, h: float, ahead: Frames) -> float | None:
+def _first_impact(contacts, rate: np.ndarray, state, h: float, ahead: Frames) -> float | None:
     """The time within h at which the first pair that is apart now would touch, from a quadratic
-    through its gap now, its rate now and its gap at the look-ahead (exact in free fall); None if
-    no pair closes within the step."""
-    contacts = contact_rows.contacts
+    through its gap now, its normal rate now (m,) and its gap at the look-ahead (exact in free
+    fall); None if no pair closes within the step."""
     gap_now = contacts.separation(state.frames)
     gap_ahead = contacts.separation(ahead)
-    rate = contact_rows.rates(state.twist.reshape(-1))[:, 0]
     closing = (gap_now > TOUCHING) & (gap_ahead < 0)
     if not closing.any():
         return None

@@ -19,7 +19,9 @@ TOUCHING = 1e-6
 # Bodies that overlap (placed so, or pushed in) come apart at most this fast, and keep no speed from
 # it: a box started 50 mm inside the floor must not be launched (it jumped 1.3 m).
 SEPARATION_SPEED = 0.2  # m/s
-IMPACT_PASSES = 4  # Gauss-Seidel passes over simultaneous impacts
+# Rounds of impacts at one instant (kernels/contact.impacts): an impact travels one touching pair
+# further each round, so a row of up to this many touching bodies passes it on to its end.
+IMPACT_ROUNDS = 64
 # A sub-step more than this many times as long as the one before starts its contacts from no impulse:
 # a short sub-step's impulses (one that reaches a step's end) are mostly its gaps closed over its
 # length, which do not grow with the step as a load's do.
@@ -107,10 +109,12 @@ class ContactRows:
                 gap_targets(self.gap_now, self.overlapping, h), self.jacobian, self.response, self.block,
                 self.accumulated, c.friction)
 
-    def impacts(self, twist: np.ndarray) -> None:
-        """Every contact as an impact pair, a few passes (kernels/contact.impacts)."""
-        self._kernels.impacts(self.jacobian, self.response, self.block, self.contacts.friction,
-                              self.contacts.restitution, twist, IMPACT_PASSES)
+    def impacts(self, twist: np.ndarray, impact_speed: float, passes: int, tolerance: float) -> int:
+        """The contacts approaching faster than impact_speed as impact pairs, in rounds of compression
+        and Poisson's reflex, each round's passes until none changes a rate by `tolerance`
+        (kernels/contact.impacts); returns the rounds that found an impact."""
+        return self._kernels.impacts(self.jacobian, self.response, self.block, self.contacts.friction,
+                                     self.contacts.restitution, twist, impact_speed, IMPACT_ROUNDS, passes, tolerance)
 
     def solve_velocities(self, twist: np.ndarray, limit: int, vmax: float) -> None:
         """P-step 4 for the contacts: passes until none changes a rate by vmax, at most `limit`
@@ -120,21 +124,23 @@ class ContactRows:
                                                     limit, vmax)
 
 
-def resolve_impacts(model, rows, contacts: Contacts, frames: Frames, twist: np.ndarray, fresh: np.ndarray,
-                    resting_speed: float) -> None:
-    """Schmitt §11 impact pairs: for each newly touching contact that approaches, the braking impulse
-    I_0 that stops its point; stick if |I_t| <= mu |I_n|, else slide with friction mu |I_n| against
-    the slip, whose direction is iterated; then Poisson's reflex e I_n (e the usual coefficient:
-    0 plastic, 1 elastic; the paper's e is 1 minus ours)."""
-    if not fresh.any():
+def resting_speed(model, h: float) -> float:
+    """A pair that closes no faster than this is coming to rest: a contact pair for the loop and the
+    velocity correction, not an impact (no reflex, no rattling). Two steps of gravity; without
+    gravity, a closing of Dmax over the step, which the correction loop cannot tell from rest."""
+    return max(2.0 * float(np.linalg.norm(model.gravity)) * h, model.settings.dmax / h)
+
+
+def resolve_impacts(model, rows, contacts: Contacts, frames: Frames, twist: np.ndarray, candidates: np.ndarray,
+                    h: float) -> None:
+    """Schmitt §11 impact pairs among the `candidates` (m,) bool of these contacts: those closing
+    faster than resting_speed(h) are compressed together and reflected by Poisson's law, in rounds
+    (kernels/contact.impacts)."""
+    speed = resting_speed(model, h)
+    if not candidates.any() or not (normal_rates(contacts, frames, twist)[candidates] < -speed).any():
         return
-    # a pair that closes no faster than a couple of steps of gravity would bring it is coming to rest:
-    # it is a contact pair for the velocity correction, not an impact (no reflex, no rattling)
-    approach = normal_rates(contacts, frames, twist)
-    impacts = contacts.subset(fresh & (approach < -resting_speed))
-    if not len(impacts):
-        return
-    ContactRows(model, rows, impacts, frames).impacts(twist)
+    ContactRows(model, rows, contacts.subset(candidates), frames).impacts(
+        twist, speed, model.settings.max_corrections, model.settings.vmax)
 
 
 def normal_rates(contacts: Contacts, frames: Frames, twist: np.ndarray) -> np.ndarray:
@@ -143,7 +149,10 @@ def normal_rates(contacts: Contacts, frames: Frames, twist: np.ndarray) -> np.nd
     point, normal = contacts.geometry(frames)
     twist = twist.reshape(-1, 6)
 
-    def velocity(bodies):
-        return twist[bodies, :3] + np.cross(twist[bodies, 3:], point - frames.position[bodies])
+    def velocity(bodies):  # v + w x r, the cross product by components (np.cross costs tens of us a call)
+        w, r = twist[bodies, 3:], point - frames.position[bodies]
+        return twist[bodies, :3] + np.column_stack((w[:, 1] * r[:, 2] - w[:, 2] * r[:, 1],
+                                                    w[:, 2] * r[:, 0] - w[:, 0] * r[:, 2],
+                                                    w[:, 0] * r[:, 1] - w[:, 1] * r[:, 0]))
 
     return np.einsum("mi,mi->m", velocity(contacts.body_b) - velocity(contacts.body_a), normal)

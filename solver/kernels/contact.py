@@ -1,6 +1,6 @@
 """Schmitt §11's contact rows in kernels: projected Gauss-Seidel passes over the contacts of one step
 (in the correction loop and in the velocity correction) and the impacts of contacts that start to
-touch. solver/contact/impulse.py builds the rows; the arrays here are:
+touch or hit. solver/contact/impulse.py builds the rows; the arrays here are:
 
   jacobian (3 m, 6 n)  each contact's normal, tangent and binormal rows over every body's twist
   response (6 n, 3 m)  what a unit impulse of each row does to every twist, through the joints
@@ -12,14 +12,12 @@ touch. solver/contact/impulse.py builds the rows; the arrays here are:
 import numpy as np
 
 from .jit import kernel
-from .rows import invert_small
 
 COULOMB_ITERATIONS = 30  # Newton steps of the sliding impulse (converges in a few)
 # A direction of a contact's K below this fraction of its largest is one the joints lock: the system
 # solve drops dependent joint rows exactly (kernels/sparse.py), so a contact on a hinged body has a
 # singular block, and an impulse along such a direction would be infinite
 FREE_DIRECTION = 1e-9
-IMPACT_FRICTION_ITERATIONS = 50
 
 
 @kernel
@@ -86,14 +84,6 @@ def coulomb(current, slip, block, limit, out):
     part_low, part_high = _part(p_low, low, shift, free), p_high / (high + shift)
     out[0] = -sin * part_low + cos * part_high
     out[1] = cos * part_low + sin * part_high
-
-
-@kernel
-def _invertible(k):
-    """Whether a contact's 3x3 K is far from singular: its determinant against its diagonal's product."""
-    det = (k[0, 0] * (k[1, 1] * k[2, 2] - k[1, 2] * k[2, 1]) - k[0, 1] * (k[1, 0] * k[2, 2] - k[1, 2] * k[2, 0])
-           + k[0, 2] * (k[1, 0] * k[2, 1] - k[1, 1] * k[2, 0]))
-    return det > FREE_DIRECTION * k[0, 0] * k[1, 1] * k[2, 2]
 
 
 @kernel
@@ -189,45 +179,42 @@ def velocity_passes(jacobian, response, block, accumulated, friction, normal_flo
 
 
 @kernel
-def impacts(jacobian, response, block, friction, restitution, twist, passes):
-    """Schmitt §11 impact pairs, a few Gauss-Seidel passes over simultaneous impacts: for each
-    approaching contact the braking impulse I_0 that stops its point; stick if |I_t| <= mu |I_n|,
-    else slide with friction mu |I_n| against the slip, whose direction is iterated; then Poisson's
-    reflex e I_n (e the usual coefficient: 0 plastic, 1 elastic; the paper's e is 1 minus ours)."""
-    velocity = np.empty(3)
-    impulse = np.empty(3)
-    braking = np.empty(3)
-    inverse = np.empty((3, 3))
-    slip = np.empty(2)
-    tangential = np.empty(2)
-    for _ in range(passes):
-        for c in range(block.shape[0]):
-            row_rates(jacobian, c, twist, velocity)
-            locked = not block[c, 0, 0] > FREE_DIRECTION * (block[c, 0, 0] + block[c, 1, 1] + block[c, 2, 2])
-            if velocity[0] >= 0 or locked:
-                continue  # separating, or its normal locked by the joints
-            # I_0 brings the contact point to rest; where the joints lock a tangent (K singular) it cannot
-            # stop, and the contact takes the sliding branch, whose friction skips the locked direction
-            stoppable = _invertible(block[c])
-            if stoppable:
-                invert_small(block[c], 3, inverse)
-                for r in range(3):
-                    braking[r] = -(inverse[r, 0] * velocity[0] + inverse[r, 1] * velocity[1] + inverse[r, 2] * velocity[2])
-            normal = max(braking[0], 0.0)
-            if stoppable and np.hypot(braking[1], braking[2]) <= friction[c] * normal:  # sticking: the point stops
-                impulse[:] = braking
-            else:  # sliding: the normal part stops the approach, friction opposes the slip
-                k = block[c]
-                impulse[0], impulse[1], impulse[2] = -velocity[0] / k[0, 0], 0.0, 0.0
-                limit = friction[c] * impulse[0]
-                for _ in range(IMPACT_FRICTION_ITERATIONS):
-                    slip[0] = velocity[1] + k[1, 0] * impulse[0] + k[1, 1] * impulse[1] + k[1, 2] * impulse[2]
-                    slip[1] = velocity[2] + k[2, 0] * impulse[0] + k[2, 1] * impulse[1] + k[2, 2] * impulse[2]
-                    coulomb(impulse[1:], slip, k[1:, 1:], limit, tangential)
-                    settled = max(abs(tangential[0] - impulse[1]), abs(tangential[1] - impulse[2])) <= 1e-12 * max(
-                        1.0, limit)
-                    impulse[1], impulse[2] = tangential[0], tangential[1]
-                    if settled:
-                        break
-            impulse[0] *= 1.0 + restitution[c]  # Poisson: the reflex is e times the compression impulse
-            _apply(response, c, impulse, twist)
+def impacts(jacobian, response, block, friction, restitution, twist, impact_speed, rounds, passes, tolerance):
+    """Schmitt §11 impact pairs, in rounds; returns the rounds that found an impact. A round takes the
+    contacts approaching faster than `impact_speed` and solves their compression together: projected
+    Gauss-Seidel on each contact's accumulated impulse, I_n >= 0 and |I_t| <= mu I_n (stick or slide
+    as the braking impulse I_0 of one impact pair), passes until none changes a rate by `tolerance`,
+    at most `passes`. Summed per contact, corners landing together share the compression instead of
+    each taking a whole one. Then Poisson's reflex e I_n at each (e the usual coefficient: 0
+    plastic, 1 elastic; the paper's e is 1 minus ours). A reflex that sets a touching contact
+    approaching makes it the next round's impact: the push travels along a row of touching bodies."""
+    m = block.shape[0]
+    active = np.zeros(m, dtype=np.bool_)
+    accumulated = np.zeros((m, 3))
+    rates = np.empty(3)
+    reflex = np.zeros(3)
+    for made in range(rounds):
+        found = False
+        for c in range(m):
+            row_rates(jacobian, c, twist, rates)
+            k = block[c]
+            locked = not k[0, 0] > FREE_DIRECTION * (k[0, 0] + k[1, 1] + k[2, 2])  # the joints lock its normal
+            active[c] = rates[0] < -impact_speed and not locked
+            found = found or active[c]
+        if not found:
+            return made
+        accumulated[:] = 0.0
+        for p in range(passes):
+            largest = 0.0
+            for k in range(m):
+                c = m - 1 - k if p % 2 == 1 else k
+                if active[c]:
+                    row_rates(jacobian, c, twist, rates)
+                    largest = max(largest, _project(response, block, accumulated, friction, c, rates, 0.0, twist))
+            if largest < tolerance:
+                break
+        for c in range(m):
+            if active[c] and restitution[c] > 0.0:
+                reflex[0] = restitution[c] * accumulated[c, 0]
+                _apply(response, c, reflex, twist)
+    return rounds
