@@ -13,7 +13,7 @@ import math
 from common import table
 
 import mechanisms
-from measure import arm_under_torque, servo_course, upright_servo_arrival
+from measure import arm_under_torque, held_arm, servo_course, upright_arm_arrival
 from mechbake.solver import Model, Simulation
 
 TARGET = math.radians(110.0)
@@ -22,16 +22,8 @@ DURATION = 2.5
 STEPS = (1 / 120, 1 / 240, 1 / 960)
 
 
-def held_arm(data: dict) -> tuple[float, float]:
-    """(inertia about the shoulder, m g d at the horizontal) of the whole arm turning as one body."""
-    g = -data["gravity"][2]
-    inertia = sum(b["inertia"][1] + b["mass"] * b["position"][2] ** 2 for b in data["bodies"])
-    return inertia, g * sum(b["mass"] * b["position"][2] for b in data["bodies"])
-
-
 def step_reference(torque: float, gravity: float) -> float:
-    inertia, load = held_arm(mechanisms.upright_servo_arm(TARGET, torque, gravity))
-    return upright_servo_arrival(inertia, load, torque, TARGET, WITHIN)
+    return upright_arm_arrival(mechanisms.upright_servo_arm(TARGET, torque, gravity), torque, TARGET, WITHIN)
 
 
 def ramp_reference(torque: float, duration: float) -> float:

@@ -79,6 +79,19 @@ def upright_servo_arrival(inertia: float, gravity_torque: float, max_torque: flo
     return t - dt * (y[0] - (target - within)) / (y[0] - previous[0])
 
 
+def held_arm(data: dict) -> tuple[float, float]:
+    """(inertia about the shoulder, m g d at the horizontal) of a mechanism's upright arm (its bodies
+    above a shoulder hinge at the origin, about y) turning as one body."""
+    g = -data["gravity"][2]
+    inertia = sum(b["inertia"][1] + b["mass"] * b["position"][2] ** 2 for b in data["bodies"])
+    return inertia, g * sum(b["mass"] * b["position"][2] for b in data["bodies"])
+
+
+def upright_arm_arrival(data: dict, max_torque: float, target: float, within: float) -> float:
+    """upright_servo_arrival of a mechanism's upright arm turning as one body (held_arm)."""
+    return upright_servo_arrival(*held_arm(data), max_torque, target, within)
+
+
 def servo_course(sim, joint: str, target: float, within: float, duration: float) -> tuple[float, float, float]:
     """Steps a servo's run for `duration` s: (the time its joint first comes `within` of the target from
     below, interpolated between steps; its largest excursion past the target; |angle - target| at the end)."""
