@@ -14,8 +14,6 @@ the machine's noise of a few per cent).
     python benchmarks/contact_speed.py [--dmax 1e-6]
 """
 import argparse
-import pathlib
-import sys
 import time
 
 import numpy as np
@@ -23,8 +21,7 @@ from common import best_wall_time, table
 
 from mechbake.solver import Model, Settings, Simulation
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests" / "solver"))
-from test_contact import terrain  # noqa: E402  (the 128-triangle terrain the contact tests assert on)
+from contact_scenes import terrain  # the 128-triangle terrain the contact tests assert on
 
 H, DURATION, G = 0.01, 3.0, 9.81
 SIZE, MASS = 0.4, 10.0

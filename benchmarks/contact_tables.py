@@ -6,7 +6,6 @@
     python benchmarks/contact_tables.py
 """
 import math
-import sys
 
 import numpy as np
 from common import table
@@ -16,8 +15,7 @@ import mechanisms
 from mechbake.solver import Model, Simulation
 from mechbake.solver.contact.detection import find_contacts
 
-sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent / "tests" / "solver"))
-from test_contact import box_body, terrain  # noqa: E402  (the same scenes the tests assert on)
+from contact_scenes import box_body, terrain  # noqa: E402  (the same scenes the tests assert on)
 
 G = 9.81
 METHODS = ("impulse", "lcp")

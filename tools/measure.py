@@ -156,3 +156,37 @@ def verlet_angles(pull: float, angle: float, rate: float, h: float, steps: int) 
         rate += 0.5 * h * pull * math.sin(angle)
         angles.append(angle)
     return angles
+
+
+def rise_after_landing(sim, drop: float, half_height: float, g: float, duration: float = 1.0) -> tuple:
+    """Steps a box dropped flat from `drop` m for `duration` s from the start: (the highest its bottom
+    rises above the floor after it first lands, as the apex of each step's ballistic flight,
+    z + max(v_z, 0)^2 / 2 g; the largest angular speed after landing; the energy's largest rise over
+    any step, J)."""
+    landing = (2.0 * drop / g) ** 0.5
+    rise, spin, gain = 0.0, 0.0, 0.0
+    energy = sim.energy()
+    while sim.time < duration - 1e-9:
+        sim.step()
+        now = sim.energy()
+        gain, energy = max(gain, now - energy), now
+        if sim.time > landing + sim.h:
+            vz = float(sim.velocity("box")[2])
+            rise = max(rise, float(sim.position("box")[2]) - half_height + max(vz, 0.0) ** 2 / (2.0 * g))
+            spin = max(spin, float(abs(sim.angular_velocity("box")).max()))
+    return rise, spin, gain
+
+
+def resting_motion(sim, names, seconds: float) -> dict:
+    """Runs the simulation for `seconds`: {name: (how far it ended from its start, how far it moved in
+    the last second, how far its centre sank)}."""
+    start = {name: sim.position(name) for name in names}
+    sim.run(seconds - 1.0)
+    before = {name: sim.position(name) for name in names}
+    sim.run(1.0)
+    return {name: (distance(sim.position(name), start[name]), distance(sim.position(name), before[name]),
+                   float(start[name][2] - sim.position(name)[2])) for name in names}
+
+
+def distance(a, b) -> float:
+    return math.dist([float(x) for x in a], [float(x) for x in b])

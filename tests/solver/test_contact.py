@@ -5,26 +5,11 @@ import numpy as np
 import pytest
 
 from mechbake.solver import Model, ModelError, Simulation
-from scenes import rod, scene
+from contact_scenes import box_body, floor, terrain
+from scenes import rod, scene, simulate_contact
 
 METHODS = ["impulse", "lcp"]
 G = 9.81
-
-
-def box_body(name="box", position=(0, 0, 0.1), orientation=(1, 0, 0, 0), size=0.2, mass=1.0, friction=0.5, **extra):
-    return {"name": name, "mass": mass, "inertia": [mass * size * size / 6] * 3, "position": list(position),
-            "orientation": list(orientation), "shape": {"type": "box", "size": [size] * 3}, "friction": friction,
-            **extra}
-
-
-def floor(normal=(0, 0, 1), friction=0.5, **extra):
-    return {"name": "floor", "type": "plane", "point": [0, 0, 0], "normal": list(normal), "friction": friction, **extra}
-
-
-def simulate(bodies, obstacles, method, joints=(), h=0.01, **settings):
-    data = scene(bodies, list(joints), h=h, contact_method=method, **settings)
-    data["obstacles"] = obstacles
-    return Simulation(Model.from_dict(data))
 
 
 def lowest_gap(sim, obstacles_normal=(0, 0, 1)) -> float:
@@ -40,7 +25,7 @@ def lowest_gap(sim, obstacles_normal=(0, 0, 1)) -> float:
 def test_ball_bounces_with_its_restitution(method, tolerance, restitution):
     ball = {"name": "ball", "mass": 1.0, "inertia": [0.004] * 3, "position": [0, 0, 1.1],
             "shape": {"type": "sphere", "radius": 0.1}, "restitution": restitution}
-    sim = simulate([ball], [floor()], method)
+    sim = simulate_contact([ball], [floor()], method)
     impact_time, impact_speed = math.sqrt(2.0 / G), math.sqrt(2 * G * 1.0)
     worst, rising = 0.0, None
     for _ in range(60):
@@ -62,7 +47,7 @@ def test_block_on_an_incline_sticks_or_slides_by_coulomb(method, degrees):
     normal = [-math.sin(slope), 0, math.cos(slope)]
     downhill = np.array([-math.cos(slope), 0, -math.sin(slope)])
     turn = [math.cos(-slope / 2), 0, math.sin(-slope / 2), 0]
-    sim = simulate([box_body(position=0.1 * np.array(normal), orientation=turn)], [floor(normal)], method)
+    sim = simulate_contact([box_body(position=0.1 * np.array(normal), orientation=turn)], [floor(normal)], method)
     start = sim.position("box")
     sim.run(1.0)
     travelled = float((sim.position("box") - start) @ downhill)
@@ -77,7 +62,7 @@ def test_block_on_an_incline_sticks_or_slides_by_coulomb(method, degrees):
 @pytest.mark.parametrize("method, creep", [("impulse", 1e-8), ("lcp", 1e-6)])
 def test_resting_box_is_still(method, creep):
     """The LCP's tiny regularising compliance lets a resting box creep about 1e-7 m a second."""
-    sim = simulate([box_body()], [floor()], method)
+    sim = simulate_contact([box_body()], [floor()], method)
     sim.run(0.5)
     before = sim.position("box")
     sim.run(1.5)
@@ -89,7 +74,7 @@ def test_resting_box_is_still(method, creep):
 def test_tumbling_box_never_sinks_below_dmax(method):
     turn = [math.cos(0.4), math.sin(0.4) * 0.6, math.sin(0.4) * 0.8, 0]
     body = box_body(position=(0, 0, 0.6), orientation=turn, angular_velocity=[2.0, -1.0, 0.5], velocity=[0.5, 0, 0])
-    sim = simulate([body], [floor()], method, dmax=1e-7)
+    sim = simulate_contact([body], [floor()], method, dmax=1e-7)
     worst = 0.0
     for _ in range(150):
         sim.step()
@@ -98,22 +83,9 @@ def test_tumbling_box_never_sinks_below_dmax(method):
     assert np.linalg.norm(sim.velocity("box")) < 1e-3  # it came to rest
 
 
-def terrain(size=8, step=0.25, seed=4):
-    rng = np.random.default_rng(seed)
-    xs = np.arange(size + 1) * step - size * step / 2
-    heights = 0.05 * rng.standard_normal((size + 1, size + 1))
-    vertices = [[x, y, heights[i, j]] for i, x in enumerate(xs) for j, y in enumerate(xs)]
-    triangles = []
-    for i in range(size):
-        for j in range(size):
-            a, b, c, d = i * (size + 1) + j, (i + 1) * (size + 1) + j, (i + 1) * (size + 1) + j + 1, i * (size + 1) + j + 1
-            triangles += [[a, b, c], [a, c, d]]
-    return {"name": "terrain", "type": "mesh", "vertices": vertices, "triangles": triangles, "friction": 0.8}
-
-
 @pytest.mark.parametrize("method", METHODS)
 def test_box_settles_on_a_terrain_without_jitter_or_penetration(method):
-    sim = simulate([box_body(position=(0.1, -0.05, 0.5), orientation=(0.95, 0.1, 0.2, 0.2), friction=0.8)],
+    sim = simulate_contact([box_body(position=(0.1, -0.05, 0.5), orientation=(0.95, 0.1, 0.2, 0.2), friction=0.8)],
                    [terrain()], method, dmax=1e-7)
     worst = 0.0
     for _ in range(200):
@@ -130,7 +102,7 @@ def test_elastic_head_on_collision_swaps_velocities():
     balls = [{"name": name, "mass": 1.0, "inertia": [0.004] * 3, "position": [x, 0, 0], "velocity": [v, 0, 0],
               "shape": {"type": "sphere", "radius": 0.1}, "restitution": 1.0, "friction": 0.0}
              for name, x, v in (("left", -0.5, 1.0), ("right", 0.5, 0.0))]
-    sim = simulate(balls, [], "impulse", gravity=None) if False else Simulation(Model.from_dict(
+    sim = simulate_contact(balls, [], "impulse", gravity=None) if False else Simulation(Model.from_dict(
         {**scene(balls, [], gravity=(0, 0, 0), h=0.01), "obstacles": []}))
     sim.run(1.5)
     assert sim.velocity("left") == pytest.approx([0, 0, 0], abs=1e-9)
@@ -144,7 +116,7 @@ def test_jointed_arm_falls_onto_the_floor_and_keeps_its_joint(method):
     arm["orientation"] = [math.cos(math.pi / 4), 0, math.sin(math.pi / 4), 0]  # the capsule's z along the rod
     arm["inertia"] = [1.0 / 12, 1.0 / 12, 0.5 * 0.03**2]
     joint = {"name": "hip", "type": "hinge", "body_a": "world", "body_b": "arm", "anchor": [0, 0, 0.5], "axis": [0, 1, 0]}
-    sim = simulate([arm], [floor()], method, joints=[joint], h=0.005, dmax=1e-8)
+    sim = simulate_contact([arm], [floor()], method, joints=[joint], h=0.005, dmax=1e-8)
     worst_gap, worst_joint = 0.0, 0.0
     for _ in range(300):
         sim.step()
@@ -205,12 +177,12 @@ def test_box_rests_on_a_box_and_a_ball_rolls_against_a_box(method):
     bodies = [box_body("low", position=(0, 0, 0.1)), box_body("top", position=(0.03, 0.02, 0.25), size=0.1),
               {"name": "ball", "mass": 1.0, "inertia": [0.004] * 3, "position": [0.6, 0.5, 0.1], "velocity": [0, -1.0, 0],
                "shape": {"type": "sphere", "radius": 0.1}, "friction": 0.0}]
-    sim = simulate(bodies, [floor()], method)
+    sim = simulate_contact(bodies, [floor()], method)
     sim.run(1.0)
     assert sim.position("top") == pytest.approx([0.03, 0.02, 0.25], abs=1e-5)  # the stack stands, still
     assert sim.position("low") == pytest.approx([0.0, 0.0, 0.1], abs=1e-5)
     ball = {**bodies[2], "position": [0.6, 0.0, 0.1], "velocity": [-1.0, 0, 0]}
-    sim = simulate([box_body("low", position=(0, 0, 0.1)), ball], [floor()], method)
+    sim = simulate_contact([box_body("low", position=(0, 0, 0.1)), ball], [floor()], method)
     sim.run(1.0)
     assert sim.position("ball")[0] - sim.position("low")[0] >= 0.2 - 1e-6  # it stays outside the box's face
     assert sim.position("low")[0] < -0.01  # and pushed the box along
@@ -225,7 +197,7 @@ def test_convex_hull_stands_on_a_convex_hull(method):
     small = [[x, y, z] for x in (-0.05, 0.05) for y in (-0.05, 0.05) for z in (-0.05, 0.05)]
     upper = {"name": "upper", "mass": 0.5, "inertia": [0.001] * 3, "position": [0.06, 0.0, 0.4],
              "shape": {"type": "convex", "vertices": small}}
-    sim = simulate([lower, upper], [floor()], method, dmax=1e-7)
+    sim = simulate_contact([lower, upper], [floor()], method, dmax=1e-7)
     sim.run(1.5)
     # the upper hull slid off the lower one's apex face and rests on one of its sloping faces, or on
     # the flat part: either way it stays above the lower hull, never inside it
@@ -261,7 +233,7 @@ def lowest_corner(sim, name="box", size=0.2) -> float:
 def test_box_lands_and_rests_on_an_open_mesh_floor_either_way_up(method, clockwise):
     floor_mesh = square_sheet("floor", [[-2, -2, 0], [2, -2, 0], [2, 2, 0], [-2, 2, 0]], clockwise, friction=0.8)
     turn = [math.cos(0.2), math.sin(0.2) * 0.6, math.sin(0.2) * 0.8, 0]
-    sim = simulate([box_body(position=(0.1, 0.2, 0.5), orientation=turn, friction=0.8)], [floor_mesh], method,
+    sim = simulate_contact([box_body(position=(0.1, 0.2, 0.5), orientation=turn, friction=0.8)], [floor_mesh], method,
                    dmax=1e-7)
     worst = 0.0
     for _ in range(150):
@@ -325,7 +297,7 @@ def servo_car(method: str) -> Simulation:
         joints.append({"name": f"axle{k}", "type": "hinge", "body_a": "chassis", "body_b": f"wheel{k}",
                        "anchor": [x, y, 0.1], "axis": [0, 1, 0],
                        "motor": {"mode": "velocity", "target": 5.0, "max_torque": 20.0}})
-    return simulate(bodies, [floor(friction=0.9)], method, joints, h=0.005)
+    return simulate_contact(bodies, [floor(friction=0.9)], method, joints, h=0.005)
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -352,7 +324,7 @@ def test_a_face_resting_on_a_face_touches_at_four_corners_spanning_it():
     19 s per step)."""
     from mechbake.solver.contact.detection import find_contacts
 
-    sim = simulate([puck()], [floor()], "lcp")
+    sim = simulate_contact([puck()], [floor()], "lcp")
     contacts = find_contacts(sim.model, sim.state.frames, sim.state.frames)
     points = contacts.geometry(sim.state.frames)[0]
     assert len(contacts) == 4
@@ -369,7 +341,7 @@ def test_contacts_are_cut_pair_by_pair():
     from mechbake.solver.contact.detection import find_contacts
     from mechbake.solver.contact.reduction import four_per_face
 
-    sim = simulate([puck("left", -0.5), puck("right", 0.5)], [floor()], "lcp")
+    sim = simulate_contact([puck("left", -0.5), puck("right", 0.5)], [floor()], "lcp")
     contacts = find_contacts(sim.model, sim.state.frames, sim.state.frames)
     kept = four_per_face(contacts, sim.state.frames)
     assert sorted(np.unique(kept.body_b, return_counts=True)[1]) == [4, 4]
@@ -396,7 +368,7 @@ def test_a_box_started_inside_the_floor_comes_out_gently_and_rests_on_it(method,
     half-space; in Blender every floor is a mesh, a Plane (an open sheet of two triangles) or a Cube
     scaled flat (a closed slab), which the box pierces with its centre above the top face: it fell
     through the sheet (18 m in 2 s) and sank onto the inside of the slab's bottom face, without a word."""
-    sim = simulate([box_body(position=(0.3, -0.7, 0.1 - depth))], [GROUNDS[ground]], method)
+    sim = simulate_contact([box_body(position=(0.3, -0.7, 0.1 - depth))], [GROUNDS[ground]], method)
     assert sim.warnings == [f"body 'box' starts {1000 * depth:.3g} mm inside obstacle 'floor'; they are pushed "
                             f"apart at up to 0.2 m/s"]
     heights, speeds = [], []
@@ -419,7 +391,7 @@ def test_a_box_beside_a_shelf_keeps_its_corners_on_their_own_side(method):
     z, front = 0.1991, 0.2 + 1e-4 * math.sqrt(2)  # the shelf's edge: x + y = front
     shelf = {"name": "shelf", "type": "mesh", "triangles": [[0, 1, 2]],
              "vertices": [[-0.8, front + 0.8, z], [1.2, front - 1.2, z], [2.0, 2.0, z]]}
-    sim = simulate([box_body(position=(0, 0, 0.1))], [floor(), shelf], method)
+    sim = simulate_contact([box_body(position=(0, 0, 0.1))], [floor(), shelf], method)
     assert sim.warnings == []
     sim.run(0.5)
     assert np.abs(sim.position("box") - [0, 0, 0.1]).max() < 1e-7
@@ -427,7 +399,7 @@ def test_a_box_beside_a_shelf_keeps_its_corners_on_their_own_side(method):
 
 def test_overlapping_boxes_come_apart_gently():
     """A 10 cm box placed 20 mm down into a 20 cm one resting on the floor."""
-    sim = simulate([box_body("lower", position=(0, 0, 0.1)), box_body("upper", position=(0, 0, 0.23), size=0.1)],
+    sim = simulate_contact([box_body("lower", position=(0, 0, 0.1)), box_body("upper", position=(0, 0, 0.23), size=0.1)],
                    [floor()], "impulse")
     assert sim.warnings == ["body 'upper' starts 20 mm inside body 'lower'; they are pushed apart at up to 0.2 m/s"]
     sim.run(1.0)
@@ -446,7 +418,7 @@ def test_a_box_whose_principal_axes_are_turned_lands_on_its_faces(method, obstac
     tilt = np.array([0.98, 0.15, 0.1, 0.0])
     body = box_body(position=(0, 0, 0.3), orientation=tuple(tilt / np.linalg.norm(tilt)), inertia=inertia.tolist())
     ground = floor() if obstacle == "plane" else square_sheet("floor", [[-2, -2, 0], [2, -2, 0], [2, 2, 0], [-2, 2, 0]])
-    sim = simulate([body], [ground], method, dmax=1e-6)
+    sim = simulate_contact([body], [ground], method, dmax=1e-6)
     worst = np.inf
     for _ in range(100):
         sim.step()
@@ -462,7 +434,7 @@ def test_a_box_on_a_hinge_swings_onto_the_floor_and_rests_there(method):
     box = box_body(position=(1.0, 0.0, 0.12))
     hinge = {"name": "arm", "type": "hinge", "body_a": "world", "body_b": "box", "anchor": [0.8, 0, 0.12],
              "axis": [0, 1, 0]}
-    sim = simulate([box], [floor()], method, joints=[hinge], dmax=1e-6)
+    sim = simulate_contact([box], [floor()], method, joints=[hinge], dmax=1e-6)
     sim.run(0.5)
     assert np.isfinite(sim.velocity("box")).all()
     assert lowest_corner(sim) == pytest.approx(0.0, abs=1e-5)
@@ -475,8 +447,8 @@ def test_a_richardson_step_leaves_touching_what_its_halved_steps_leave_touching(
     the floor is still touching it afterwards (the next step tells an impact from a rest by that), as
     after plain steps of h/2 from the same state."""
     box = box_body(position=(0, 0, 0.1))
-    extrapolated = simulate([box], [floor()], method, extrapolation="richardson")
-    halved = simulate([box], [floor()], method, h=0.005)
+    extrapolated = simulate_contact([box], [floor()], method, extrapolation="richardson")
+    halved = simulate_contact([box], [floor()], method, h=0.005)
     extrapolated.run(0.1)
     halved.state = extrapolated.state.copy()
     halved.run(0.01)
@@ -495,7 +467,7 @@ def test_an_arm_spinning_on_a_frictionless_floor_keeps_its_energy(levers):
             "shape": {"type": "sphere", "radius": 0.05}, "friction": 0.0}
     hinge = {"name": "pivot", "type": "hinge", "body_a": "world", "body_b": "ball", "anchor": [0, 0, 0.05],
              "axis": [0, 0, 1]}
-    sim = simulate([ball], [floor(friction=0.0)], "impulse", joints=[hinge], levers=levers)
+    sim = simulate_contact([ball], [floor(friction=0.0)], "impulse", joints=[hinge], levers=levers)
     start = sim.energy()
     sim.run(1.0)
     assert sim.stats["contact_substeps"] == sim.stats["steps"]  # it touches the floor every step

@@ -7,16 +7,7 @@ import pytest
 from mechbake.solver import ModelError
 from mechbake.solver.mass_properties import mesh_mass_properties
 from mechbake.solver.rotation import quaternion_to_matrix
-
-BOX_FACES = np.array([[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 4],
-                      [1, 2, 6], [1, 6, 5], [2, 3, 7], [2, 7, 6], [3, 0, 4], [3, 4, 7]])
-
-
-def box(size, centre=(0, 0, 0), rotation=np.eye(3)):
-    x, y, z = np.array(size) / 2
-    corners = np.array([[-x, -y, -z], [x, -y, -z], [x, y, -z], [-x, y, -z],
-                        [-x, -y, z], [x, -y, z], [x, y, z], [-x, y, z]])
-    return corners @ rotation.T + centre
+from scenes import BOX_FACES, box
 
 
 def test_box_matches_the_closed_form():

@@ -5,7 +5,7 @@ import pytest
 from mechbake.solver import ModelError
 from mechbake.solver.mass_properties import mesh_mass_properties
 
-from test_mass_properties import BOX_FACES, box
+from scenes import BOX_FACES, box
 
 
 @pytest.mark.parametrize("size, where", [(0.02, [200.0, 0, 0]), (0.001, [1000.0, -1000.0, 50.0]),

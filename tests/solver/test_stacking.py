@@ -5,63 +5,37 @@ no drift faster than 1e-6 m/s."""
 import numpy as np
 import pytest
 
-from test_contact import METHODS, box_body, floor, simulate
+from contact_scenes import MASS, RESTING, SIZE, box_body, floor
+from measure import resting_motion
+from scenes import simulate_contact
 
-SIZE, MASS = 0.4, 10.0  # the issue's boxes
+METHODS = ["impulse", "lcp"]
+
 DMAX = 1e-5  # the default users get
 DRIFT = 1e-6  # m/s
 SECONDS = 5.0
 
 
-def resting_motion(bodies, method, seconds=SECONDS) -> dict:
-    """Runs the bodies on a floor for `seconds`: {name: (how far it ended from its start, how far it
-    moved in the last second, how far its centre sank)}."""
-    sim = simulate(bodies, [floor()], method, dmax=DMAX)
-    assert sim.warnings == []
-    names = [body["name"] for body in bodies]
-    start = {name: sim.position(name) for name in names}
-    sim.run(seconds - 1.0)
-    before = {name: sim.position(name) for name in names}
-    sim.run(1.0)
-    return {name: (float(np.linalg.norm(sim.position(name) - start[name])),
-                   float(np.linalg.norm(sim.position(name) - before[name])),
-                   float(start[name][2] - sim.position(name)[2])) for name in names}
-
-
 def stands_still(bodies, method) -> None:
     """Each body keeps its place (within Dmax) and does not drift: in the last second it moves less
     than DRIFT times that second."""
-    for name, (moved, last_second, _) in resting_motion(bodies, method).items():
+    sim = simulate_contact(bodies, [floor()], method, dmax=DMAX)
+    assert sim.warnings == []
+    for name, (moved, last_second, _) in resting_motion(sim, [body["name"] for body in bodies], SECONDS).items():
         assert moved < DMAX, name
         assert last_second < DRIFT, name
 
 
-CAPSULE = {"name": "capsule", "mass": 2.0, "inertia": [0.07, 0.07, 0.0025], "position": [0, 0.05, SIZE + 0.05],
-           "orientation": [np.cos(np.pi / 4), np.sin(np.pi / 4), 0, 0],  # its axis along y
-           "shape": {"type": "capsule", "radius": 0.05, "length": 0.6}}  # longer than the box is wide
-# Issue 8.2's resting bodies on a floor (benchmarks/stacking.py runs them beside MuJoCo)
-SCENES = {
-    "three equal boxes stacked": [box_body(f"box{k}", position=(0, 0, SIZE * (k + 0.5)), size=SIZE, mass=MASS)
-                                  for k in range(3)],
-    # the upper box's centre 0.15 m beyond the lower one's: its support ends on the lower box's edge
-    "a box half over the edge of another": [box_body("lower", position=(0, 0, 0.5 * SIZE), size=SIZE, mass=MASS),
-                                            box_body("upper", position=(0.15, 0.05, 1.5 * SIZE), size=SIZE, mass=MASS)],
-    "a capsule lying across a box": [box_body("box", position=(0, 0, 0.5 * SIZE), size=SIZE, mass=MASS), CAPSULE],
-    "a row of four boxes side by side": [box_body(f"box{k}", position=(SIZE * k, 0, 0.5 * SIZE), size=SIZE, mass=MASS)
-                                         for k in range(4)],
-}
-
-
 @pytest.mark.parametrize("method", METHODS)
-@pytest.mark.parametrize("scene", SCENES)
+@pytest.mark.parametrize("scene", RESTING)
 def test_resting_bodies_stand_still(scene, method):
-    stands_still(SCENES[scene], method)
+    stands_still(RESTING[scene], method)
 
 
 @pytest.mark.parametrize("method", METHODS)
 def test_a_stack_of_two_does_not_sink_or_tilt(method):
     """Issue 8.2: a two-box stack sank 4.2 mm and tilted."""
-    sim = simulate([box_body("lower", position=(0, 0, 0.5 * SIZE), size=SIZE, mass=MASS),
+    sim = simulate_contact([box_body("lower", position=(0, 0, 0.5 * SIZE), size=SIZE, mass=MASS),
                     box_body("upper", position=(0, 0, 1.5 * SIZE), size=SIZE, mass=MASS)], [floor()], method, dmax=DMAX)
     sim.run(1.0)
     assert sim.position("upper")[2] == pytest.approx(1.5 * SIZE, abs=DMAX)
@@ -76,7 +50,7 @@ def test_a_resting_stack_settles_in_a_few_passes_a_step(friction):
     friction and 1.3 without; Gauss-Seidel alone took 45 and 3.0, each a look-ahead)."""
     bodies = [box_body(f"box{k}", position=(0, 0, SIZE * (k + 0.5)), size=SIZE, mass=MASS, friction=friction)
               for k in range(3)]
-    sim = simulate(bodies, [floor(friction=friction)], "impulse", dmax=DMAX)
+    sim = simulate_contact(bodies, [floor(friction=friction)], "impulse", dmax=DMAX)
     sim.run(0.5)
     passes, substeps = sim.stats["contact_passes"], sim.stats["contact_substeps"]
     sim.run(1.0)
@@ -95,7 +69,7 @@ def test_a_tower_stands_from_its_first_step(boxes, h):
     Gauss-Seidel alone needed thousands of passes to pass the load down (4 boxes hopped, 10
     collapsed, 8 were thrown). The direct step for held contacts finds their support from none."""
     bodies = [box_body(f"box{k}", position=(0, 0, SIZE * (k + 0.5)), size=SIZE, mass=MASS) for k in range(boxes)]
-    sim = simulate(bodies, [floor()], "impulse", h=h)
+    sim = simulate_contact(bodies, [floor()], "impulse", h=h)
     start = np.array([sim.position(body["name"]) for body in bodies])
     highest = 0.0
     for _ in range(int(round(TOWER_SECONDS / h))):
@@ -111,7 +85,7 @@ def test_a_tower_stands_on_a_few_passes_a_step(max_corrections):
     """Issue 24: a tower of 8 given fewer passes a step than Gauss-Seidel needs stands: the direct
     step for held contacts closes what the passes leave."""
     bodies = [box_body(f"box{k}", position=(0, 0, SIZE * (k + 0.5)), size=SIZE, mass=MASS) for k in range(8)]
-    sim = simulate(bodies, [floor()], "impulse", max_corrections=max_corrections)
+    sim = simulate_contact(bodies, [floor()], "impulse", max_corrections=max_corrections)
     sim.run(1.0)
     assert abs(sim.position("box7")[2] - 7.5 * SIZE) < TOWER_DRIFT
 

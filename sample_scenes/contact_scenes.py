@@ -1,0 +1,71 @@
+"""Contact scenes in the file format, shared by the solver's tests and the benchmarks that measure
+the same scenes: boxes, floors and a terrain; the resting bodies of the stacking tests; a box dropped
+flat and a Newton's cradle (issue 24's physics cases)."""
+import numpy as np
+
+G = 9.81
+SIZE, MASS = 0.4, 10.0  # the stacking tests' boxes
+BOX = 0.4  # the dropped box's edge, m
+RADIUS = 0.05  # the cradle's balls, m
+
+
+def box_body(name="box", position=(0, 0, 0.1), orientation=(1, 0, 0, 0), size=0.2, mass=1.0, friction=0.5, **extra):
+    return {"name": name, "mass": mass, "inertia": [mass * size * size / 6] * 3, "position": list(position),
+            "orientation": list(orientation), "shape": {"type": "box", "size": [size] * 3}, "friction": friction,
+            **extra}
+
+
+def floor(normal=(0, 0, 1), friction=0.5, **extra):
+    return {"name": "floor", "type": "plane", "point": [0, 0, 0], "normal": list(normal), "friction": friction, **extra}
+
+
+def terrain(size=8, step=0.25, seed=4):
+    """A 2 size^2-triangle mesh of random heights (5 cm standard deviation) on a grid of `step`."""
+    rng = np.random.default_rng(seed)
+    xs = np.arange(size + 1) * step - size * step / 2
+    heights = 0.05 * rng.standard_normal((size + 1, size + 1))
+    vertices = [[x, y, heights[i, j]] for i, x in enumerate(xs) for j, y in enumerate(xs)]
+    triangles = []
+    for i in range(size):
+        for j in range(size):
+            a, b, c, d = i * (size + 1) + j, (i + 1) * (size + 1) + j, (i + 1) * (size + 1) + j + 1, i * (size + 1) + j + 1
+            triangles += [[a, b, c], [a, c, d]]
+    return {"name": "terrain", "type": "mesh", "vertices": vertices, "triangles": triangles, "friction": 0.8}
+
+
+CAPSULE = {"name": "capsule", "mass": 2.0, "inertia": [0.07, 0.07, 0.0025], "position": [0, 0.05, SIZE + 0.05],
+           "orientation": [np.cos(np.pi / 4), np.sin(np.pi / 4), 0, 0],  # its axis along y
+           "shape": {"type": "capsule", "radius": 0.05, "length": 0.6}}  # longer than the box is wide
+# Issue 8.2's resting bodies on a floor
+RESTING = {
+    "three equal boxes stacked": [box_body(f"box{k}", position=(0, 0, SIZE * (k + 0.5)), size=SIZE, mass=MASS)
+                                  for k in range(3)],
+    # the upper box's centre 0.15 m beyond the lower one's: its support ends on the lower box's edge
+    "a box half over the edge of another": [box_body("lower", position=(0, 0, 0.5 * SIZE), size=SIZE, mass=MASS),
+                                            box_body("upper", position=(0.15, 0.05, 1.5 * SIZE), size=SIZE, mass=MASS)],
+    "a capsule lying across a box": [box_body("box", position=(0, 0, 0.5 * SIZE), size=SIZE, mass=MASS), CAPSULE],
+    "a row of four boxes side by side": [box_body(f"box{k}", position=(SIZE * k, 0, 0.5 * SIZE), size=SIZE, mass=MASS)
+                                         for k in range(4)],
+}
+
+
+def dropped_box(method: str, restitution: float, inertia: float, drop: float = 0.3, h: float = 0.01) -> dict:
+    """A 1 kg box with a BOX-edged box shape and `inertia` kg m^2 about each axis, its bottom face
+    `drop` m above a floor, flat; box and floor share friction 0.5 and `restitution`."""
+    box = {"name": "box", "mass": 1.0, "inertia": [inertia] * 3, "position": [0, 0, 0.5 * BOX + drop],
+           "shape": {"type": "box", "size": [BOX] * 3}, "friction": 0.5, "restitution": restitution}
+    return {"format": "mechbake/1", "gravity": [0, 0, -G], "settings": {"h": h, "contact_method": method},
+            "bodies": [box], "joints": [], "obstacles": [floor(friction=0.5, restitution=restitution)]}
+
+
+def cradle(method: str, on_floor: bool, balls: int = 5, h: float = 0.01, gap: float = 0.0) -> dict:
+    """`balls` 1 kg balls of RADIUS in a row along x, each `gap` from the next (0: touching),
+    restitution 1, no friction; the first moves at 1 m/s toward the rest. Without gravity, or with
+    it on a frictionless floor."""
+    bodies = [{"name": f"ball{i}", "mass": 1.0, "inertia": [0.4 * RADIUS ** 2] * 3,
+               "position": [(2 * RADIUS + gap) * i, 0, RADIUS if on_floor else 0.0],
+               "velocity": [1.0 if i == 0 else 0.0, 0, 0], "shape": {"type": "sphere", "radius": RADIUS},
+               "friction": 0.0, "restitution": 1.0} for i in range(balls)]
+    return {"format": "mechbake/1", "gravity": [0.0, 0.0, -G if on_floor else 0.0],
+            "settings": {"h": h, "contact_method": method}, "bodies": bodies, "joints": [],
+            "obstacles": [floor(friction=0.0, restitution=0.0)] if on_floor else []}
