@@ -7,11 +7,11 @@
 
 A bake starts from the pose the artist sees at the first frame with MechBake's earlier bake taken
 off, and keys every Dynamic body in MechBake's own action (keyframes.py), so the artist's animation
-is kept for Clear Bake. Animated bodies are read, never keyed: their own animation is their motion. Nothing in the scene changes until the simulation has reached the last
-frame, and reading the scene at its first frame leaves no trace: the user's frame comes back, and
-so does every animated value the artist changed without keying it (a change of frame would
-overwrite those with their animation). So Validate, and a bake that fails or is cancelled, leave the
-scene exactly as it was.
+is kept for Clear Bake. Animated bodies are read, never keyed: their own animation is their motion.
+Nothing in the scene changes until the simulation has reached the last frame, and reading the scene
+at its first frame leaves no trace: the user's frame comes back, and so does every animated value
+the artist changed without keying it (a change of frame would overwrite those with their animation).
+So Validate, and a bake that fails or is cancelled, leave the scene exactly as it was.
 """
 import time
 from contextlib import contextmanager

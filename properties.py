@@ -24,7 +24,8 @@ SHAPES = [("CONVEX_HULL", "Convex Hull", "The corners of the mesh's convex hull 
           ("CAPSULE", "Capsule", "A capsule along the object's local Z axis through the centre of mass (an Animated "
                                  "body's origin) that holds the mesh"),
           ("NONE", "None", "No collisions for this body")]
-CONTACT_METHODS = [("IMPULSE", "Impulse", "Contact pairs in the joint correction, impacts by Poisson's law (Schmitt §11)"),
+CONTACT_METHODS = [("IMPULSE", "Impulse",
+                    "Contact pairs in the joint correction, impacts by Poisson's law (Schmitt §11)"),
                    ("LCP", "LCP", "Time-stepping LCP with a polyhedral friction cone (Stewart and Trinkle)")]
 SPRING_METHODS = [("IMPULSE", "Impulse", "Explicit centred impulse (Schmitt): exact, stable below k = 4 m / h^2"),
                   ("SOFT", "Soft", "Soft constraint (Strashnov): stable at any stiffness, slightly damped")]

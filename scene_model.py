@@ -470,8 +470,8 @@ def _read_joint(reading: _Reading, obj):
         else:
             joint.update(anchor_a=anchor, anchor_b=other_end)
         if kind == "SPRING":
-            joint.update(stiffness=_keyed(reading, obj, "spring_stiffness"), damping=_keyed(reading, obj, "spring_damping"),
-                         method=settings.spring_method.lower())
+            joint.update(stiffness=_keyed(reading, obj, "spring_stiffness"),
+                         damping=_keyed(reading, obj, "spring_damping"), method=settings.spring_method.lower())
             if settings.use_spring_rest:
                 joint["rest_length"] = _keyed(reading, obj, drive_property(kind, "spring_rest"))
     if kind in AXIS_JOINTS:

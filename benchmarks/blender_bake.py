@@ -70,7 +70,8 @@ def pushers(dmaxes=(None, 1e-6), repeats: int = 3) -> list:
             report = mechbake.bake.bake_scene(bpy.context.scene)
             seconds = time.perf_counter() - start
             if seconds < best.get(dmax, (float("inf"),))[0]:
-                best[dmax] = (seconds, report.worst_gap, f"{settings.substeps} substeps/frame, Dmax {settings.dmax:.2g}")
+                best[dmax] = (seconds, report.worst_gap,
+                              f"{settings.substeps} substeps/frame, Dmax {settings.dmax:.2g}")
     return [["pusher sample, 250 frames" + (" (defaults)" if dmax is None else ""), f"{seconds:.2f} s", "",
              f"{gap:.3g} m", what] for dmax, (seconds, gap, what) in best.items()]
 

@@ -48,7 +48,8 @@ def main() -> None:
                      fallbacks if method == "lcp" else ""])
     rows.append(["paper", "0.383", "0.548", "0.02", "at rest", ""])
     table("Spinning rod onto a table (h = 0.001 s)", ["method", "first impact s", "other end lands s",
-                                                    "slides for s", "speed at t = 1 s", "LCP steps solved the impulse way"],
+                                                    "slides for s", "speed at t = 1 s",
+                                                    "LCP steps solved the impulse way"],
           rows)
     if "--plot" in sys.argv:
         _plot(tracks, sys.argv[sys.argv.index("--plot") + 1])

@@ -57,8 +57,10 @@ def bin_of_boxes(count: int = 50, size: float = 0.2, width: float = 1.0) -> tupl
         bodies.append({**box(f"box{k}", (x, y, 0.2 + 0.3 * layer), size=size, mass=1.0),
                        "orientation": [np.cos(turn / 2), 0, 0, np.sin(turn / 2)]})
     half = width / 2
-    walls = [plane("floor", (0, 0, 0), (0, 0, 1))] + [plane(f"wall{k}", point, normal) for k, (point, normal) in enumerate(
-        [((-half, 0, 0), (1, 0, 0)), ((half, 0, 0), (-1, 0, 0)), ((0, -half, 0), (0, 1, 0)), ((0, half, 0), (0, -1, 0))])]
+    walls = [plane("floor", (0, 0, 0), (0, 0, 1))] + [
+        plane(f"wall{k}", point, normal) for k, (point, normal)
+        in enumerate([((-half, 0, 0), (1, 0, 0)), ((half, 0, 0), (-1, 0, 0)),
+                      ((0, -half, 0), (0, 1, 0)), ((0, half, 0), (0, -1, 0))])]
     return bodies, [], walls
 
 

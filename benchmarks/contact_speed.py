@@ -39,7 +39,8 @@ def floor_plane() -> dict:
 SCENES = {
     "box resting on a plane": ([box("box0", SIZE / 2)], floor_plane()),
     "three boxes stacked": ([box(f"box{k}", SIZE / 2 + k * SIZE) for k in range(3)], floor_plane()),
-    "box dropped on the terrain": ([box("box0", 0.5, size=0.2, mass=1.0, x=0.1, y=-0.05)], {**terrain(), "friction": 0.5}),
+    "box dropped on the terrain": ([box("box0", 0.5, size=0.2, mass=1.0, x=0.1, y=-0.05)],
+                                   {**terrain(), "friction": 0.5}),
 }
 
 
@@ -108,8 +109,9 @@ def main() -> None:
         results = [(f"MechBake {method}", *ours(bodies, obstacle, method, args.dmax)) for method in ("impulse", "lcp")]
         results.append(("MuJoCo", *theirs(bodies, obstacle)))
         for who, wall, end in results:
-            rows.append([name, who, f"{wall:.3f}", f"{DURATION / wall:.1f}", f"{np.linalg.norm(end[:2] - start[:2]):.2e}",
-                         f"{end[2]:.4f}", f"{start[2] - end[2]:.2e}" if name != "box dropped on the terrain" else "-"])
+            rows.append([name, who, f"{wall:.3f}", f"{DURATION / wall:.1f}",
+                         f"{np.linalg.norm(end[:2] - start[:2]):.2e}", f"{end[2]:.4f}",
+                         f"{start[2] - end[2]:.2e}" if name != "box dropped on the terrain" else "-"])
     table(f"Contact scenes, {DURATION} s at h = {H} s, MechBake's Dmax {args.dmax:g}; the top box's end", [
         "scene", "simulator", "wall s", "x real time", "sideways drift m", "height m", "sank m"], rows)
 

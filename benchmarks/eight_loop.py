@@ -51,7 +51,8 @@ def grid(steps: list[float]) -> None:
             print(f"  h {h:g}, Dmax {dmax:g}: {per_step[h, dmax]:.2f} corrections per step", file=sys.stderr)
     header = ["h \\ Dmax"] + [f"{d:g}" for d in DMAX]
     table("Table 9.2: corrections per step, ours / paper",
-          header, [[h] + [f"{per_step[h, d]:.2f} / {PAPER_PER_STEP[h][k]:.2f}" for k, d in enumerate(DMAX)] for h in steps])
+          header, [[h] + [f"{per_step[h, d]:.2f} / {PAPER_PER_STEP[h][k]:.2f}" for k, d in enumerate(DMAX)]
+                   for h in steps])
     table("Table 9.3: corrections per simulated second, ours / paper",
           header, [[h] + [f"{per_step[h, d] / h:.0f} / {PAPER_PER_STEP[h][k] / h:.0f}" for k, d in enumerate(DMAX)]
                    for h in steps])

@@ -21,7 +21,8 @@ def hung_loop(links: int) -> dict:
     joints = [{"name": "hang_start", "type": "ball", "body_a": "world", "body_b": "rod1", "anchor": points[0]}]
     joints += [{"name": f"link{k}", "type": "ball", "body_a": f"rod{k}", "body_b": f"rod{k + 1}", "anchor": points[k]}
                for k in range(1, links)]
-    joints.append({"name": "hang_end", "type": "ball", "body_a": f"rod{links}", "body_b": "world", "anchor": points[links]})
+    joints.append({"name": "hang_end", "type": "ball", "body_a": f"rod{links}", "body_b": "world",
+                   "anchor": points[links]})
     return {"format": "mechbake/1", "gravity": [0, 0, -9.81], "settings": {"h": 0.01, "dmax": 1e-5},
             "bodies": bodies, "joints": joints}
 

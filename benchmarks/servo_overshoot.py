@@ -3,9 +3,9 @@ mechanisms.upright_servo_arm, its shoulder servo turning it 0 -> 110° while the
 forearm at 0. Each case at several steps: the overshoot, the time the shoulder comes within 0.5° of its
 target beside the time-optimal reference (the arm moving as one body, the elbow held), and how far from
 its target it rests at the end. Then a 3-joint arm (a yaw base under the same arm) keyed through poses
-that move the shoulder and the elbow together: how far each servo passes a pose it holds. Then the order of a torque at its limit: a free disc spun up by a velocity
-motor it never lets reach its target, against (T / I) t^2 / 2, and a hanging rod swung by one too weak to
-turn it over, against RK4.
+that move the shoulder and the elbow together: how far each servo passes a pose it holds. Then the order
+of a torque at its limit: a free disc spun up by a velocity motor it never lets reach its target, against
+(T / I) t^2 / 2, and a hanging rod swung by one too weak to turn it over, against RK4.
     python benchmarks/servo_overshoot.py
 """
 import math
@@ -72,7 +72,8 @@ def three_joint_arm(shoulder_torque: float, h: float) -> Simulation:
     data["bodies"].append({"name": "base", "mass": 2.0, "inertia": [0.01, 0.01, 0.02], "position": [0, 0, -0.05]})
     data["joints"][0]["body_a"] = "base"
     data["joints"].append({"name": "yaw", "type": "hinge", "body_a": "world", "body_b": "base", "anchor": [0, 0, 0],
-                           "axis": [0, 0, 1], "motor": {"mode": "position", "target": POSES["yaw"], "max_torque": 10.0}})
+                           "axis": [0, 0, 1],
+                           "motor": {"mode": "position", "target": POSES["yaw"], "max_torque": 10.0}})
     return Simulation(Model.from_dict(data))
 
 

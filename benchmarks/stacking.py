@@ -72,7 +72,8 @@ def theirs(bodies: list):
         mujoco.mj_step(model, data)
     end = positions()
     wall = time.perf_counter() - started
-    return wall, {name: (float(np.linalg.norm(end[name] - start[name])), float(np.linalg.norm(end[name] - before[name])),
+    return wall, {name: (float(np.linalg.norm(end[name] - start[name])),
+                         float(np.linalg.norm(end[name] - before[name])),
                          float(start[name][2] - end[name][2])) for name in names}
 
 

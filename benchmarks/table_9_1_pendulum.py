@@ -30,10 +30,12 @@ def main() -> None:
         t = period(h)
         error = abs(t - T0)
         richardson = abs(period(h, "richardson") - T0)
-        rows.append([h, f"{t:.10f}", error, PAPER[h], error / PAPER[h], previous / error if previous else "", richardson])
+        rows.append([h, f"{t:.10f}", error, PAPER[h], error / PAPER[h], previous / error if previous else "",
+                     richardson])
         previous = error
     table("Table 9.1: pendulum period, T0 = 2.00989262729860 s",
-          ["h", "T ours", "|T-T0| ours", "|T-T0| paper", "ours/paper", "ratio to previous h", "|T-T0| richardson"], rows)
+          ["h", "T ours", "|T-T0| ours", "|T-T0| paper", "ours/paper", "ratio to previous h", "|T-T0| richardson"],
+          rows)
 
 
 if __name__ == "__main__":

@@ -68,7 +68,8 @@ class MECHBAKE_UL_items(bpy.types.UIList):
         settings = item.mechbake
         kind = settings.joint_type.title() if item.type == "EMPTY" else settings.role.title()
         problem = item.name in last_problems
-        layout.label(text=item.name, icon="ERROR" if problem else ("EMPTY_AXIS" if item.type == "EMPTY" else "MESH_DATA"))
+        layout.label(text=item.name,
+                     icon="ERROR" if problem else ("EMPTY_AXIS" if item.type == "EMPTY" else "MESH_DATA"))
         layout.label(text=kind)
 
     def filter_items(self, context, data, propname):

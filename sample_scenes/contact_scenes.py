@@ -28,7 +28,8 @@ def terrain(size=8, step=0.25, seed=4):
     triangles = []
     for i in range(size):
         for j in range(size):
-            a, b, c, d = i * (size + 1) + j, (i + 1) * (size + 1) + j, (i + 1) * (size + 1) + j + 1, i * (size + 1) + j + 1
+            a, b, c, d = (i * (size + 1) + j, (i + 1) * (size + 1) + j, (i + 1) * (size + 1) + j + 1,
+                          i * (size + 1) + j + 1)
             triangles += [[a, b, c], [a, c, d]]
     return {"name": "terrain", "type": "mesh", "vertices": vertices, "triangles": triangles, "friction": 0.8}
 

@@ -46,8 +46,10 @@ def double_pendulum() -> dict:
         "format": FORMAT, "gravity": G, "settings": {"h": 0.005, "dmax": 1e-7},
         "bodies": [rod("upper", [0, 0, 0], elbow, radius=0.02), rod("lower", elbow, tip, radius=0.02)],
         "joints": [
-            {"name": "shoulder", "type": "hinge", "body_a": "world", "body_b": "upper", "anchor": [0, 0, 0], "axis": [0, 1, 0]},
-            {"name": "elbow", "type": "hinge", "body_a": "upper", "body_b": "lower", "anchor": elbow, "axis": [0, 1, 0]},
+            {"name": "shoulder", "type": "hinge", "body_a": "world", "body_b": "upper", "anchor": [0, 0, 0],
+             "axis": [0, 1, 0]},
+            {"name": "elbow", "type": "hinge", "body_a": "upper", "body_b": "lower", "anchor": elbow,
+             "axis": [0, 1, 0]},
         ],
     }
 
@@ -63,7 +65,8 @@ def eight_loop(h: float = 0.01, dmax: float = 1e-5) -> dict:
     points = eight_loop_points()
     bodies = [rod(f"rod{k + 1}", points[k], points[k + 1]) for k in range(8)]
     joints = [{"name": "hang1", "type": "ball", "body_a": "world", "body_b": "rod1", "anchor": points[0]}]
-    joints += [{"name": f"link{k + 1}", "type": "ball", "body_a": f"rod{k}", "body_b": f"rod{k + 1}", "anchor": points[k]}
+    joints += [{"name": f"link{k + 1}", "type": "ball", "body_a": f"rod{k}", "body_b": f"rod{k + 1}",
+                "anchor": points[k]}
                for k in range(1, 8)]
     joints.append({"name": "hang9", "type": "ball", "body_a": "rod8", "body_b": "world", "anchor": points[8]})
     return {"format": FORMAT, "gravity": G, "settings": {"h": h, "dmax": dmax}, "bodies": bodies, "joints": joints}
@@ -79,11 +82,15 @@ def four_bar() -> dict:
     along = (2.0**2 - 1.5**2 + dist**2) / (2 * dist)
     up = math.sqrt(2.0**2 - along**2)
     c = [b[0] + along * dx / dist - up * dz / dist, 0.0, b[2] + along * dz / dist + up * dx / dist]
-    hinge = lambda name, body_a, body_b, anchor: {"name": name, "type": "hinge", "body_a": body_a, "body_b": body_b,
-                                                 "anchor": anchor, "axis": [0, 1, 0]}
+
+    def hinge(name, body_a, body_b, anchor):
+        return {"name": name, "type": "hinge", "body_a": body_a, "body_b": body_b, "anchor": anchor,
+                "axis": [0, 1, 0]}
+
     return {
         "format": FORMAT, "gravity": G, "settings": {"h": 0.005, "dmax": 1e-7},
-        "bodies": [rod("crank", a, b, radius=0.03), rod("coupler", b, c, radius=0.03), rod("rocker", c, d, radius=0.03)],
+        "bodies": [rod("crank", a, b, radius=0.03), rod("coupler", b, c, radius=0.03),
+                   rod("rocker", c, d, radius=0.03)],
         "joints": [hinge("ground_crank", "world", "crank", a), hinge("crank_coupler", "crank", "coupler", b),
                    hinge("coupler_rocker", "coupler", "rocker", c), hinge("rocker_ground", "rocker", "world", d)],
     }
@@ -100,9 +107,12 @@ def crank_slider() -> dict:
         "joints": [
             {"name": "crank_axle", "type": "hinge", "body_a": "world", "body_b": "crank", "anchor": [0, 0, 0],
              "axis": [0, 1, 0], "motor": {"mode": "velocity", "target": -2.0, "max_torque": 50.0}},
-            {"name": "crank_pin", "type": "hinge", "body_a": "crank", "body_b": "conrod", "anchor": crank_tip, "axis": [0, 1, 0]},
-            {"name": "wrist_pin", "type": "hinge", "body_a": "conrod", "body_b": "piston", "anchor": piston, "axis": [0, 1, 0]},
-            {"name": "cylinder", "type": "slider", "body_a": "world", "body_b": "piston", "anchor": piston, "axis": [1, 0, 0]},
+            {"name": "crank_pin", "type": "hinge", "body_a": "crank", "body_b": "conrod", "anchor": crank_tip,
+             "axis": [0, 1, 0]},
+            {"name": "wrist_pin", "type": "hinge", "body_a": "conrod", "body_b": "piston", "anchor": piston,
+             "axis": [0, 1, 0]},
+            {"name": "cylinder", "type": "slider", "body_a": "world", "body_b": "piston", "anchor": piston,
+             "axis": [1, 0, 0]},
         ],
     }
 
@@ -175,7 +185,8 @@ def spring_suspension(method: str = "soft") -> dict:
     corners = [[x, y, 0.0] for x in (-0.5, 0.5) for y in (-0.5, 0.5)]
     body = {"name": "box", "mass": 4.0, "inertia": [4 * 0.5 / 12] * 3, "position": [0.0, 0.0, -1.0]}
     joints = [{"name": f"spring{k + 1}", "type": "spring", "body_a": "world", "body_b": "box", "anchor_a": corner,
-               "anchor_b": [corner[0] * 0.4, corner[1] * 0.4, -0.9], "stiffness": 400.0, "damping": 4.0, "method": method}
+               "anchor_b": [corner[0] * 0.4, corner[1] * 0.4, -0.9], "stiffness": 400.0, "damping": 4.0,
+               "method": method}
               for k, corner in enumerate(corners)]
     return {"format": FORMAT, "gravity": G, "settings": {"h": 0.01, "dmax": 1e-6}, "bodies": [body], "joints": joints}
 

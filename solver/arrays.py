@@ -127,7 +127,8 @@ FlightArrays = namedtuple("FlightArrays", [
     "position",  # (n, 3) at t + h
     "rotation",  # (n, 3, 3) at t + h, orthonormalised
     "velocity",  # (n, 3) at t + h
-    "spin",  # (n, 3) angular velocity at t + h, world, of bodies whose motion is given (0 for the others that cannot turn)
+    "spin",  # (n, 3) angular velocity at t + h, world, of bodies whose motion is given (0 for the others
+             # that cannot turn)
     "omega_terms",  # (n, order + 1, 3) omega and its derivatives at t, body frame
     # workspace of one body's turn (flight.fly)
     "derivatives",  # (order + 2, 3, 3) the rotation's derivatives
@@ -178,7 +179,8 @@ def row_arrays(model) -> RowArrays:
                      np.zeros(rows + 1, dtype=np.int64), np.zeros(a.ldl_start[-1], dtype=np.int64),
                      np.zeros(a.ldl_start[-1], dtype=np.int64), np.full(1, -1, dtype=np.int64),
                      np.zeros((m, 6, 6)), np.zeros((q, 2, 6)), np.zeros((q, 2, 6)),
-                     np.zeros((q, n, 6)), np.zeros(q), np.zeros(q), np.zeros(q), np.zeros(q), np.zeros(1, dtype=np.bool_),
+                     np.zeros((q, n, 6)), np.zeros(q), np.zeros(q), np.zeros(q), np.zeros(q),
+                     np.zeros(1, dtype=np.bool_),
                      np.zeros((rows, 3)), np.zeros((rows, 3)), np.zeros((m, 2, 3)), np.zeros((q, 3)), np.zeros((q, 3)),
                      np.zeros((q, 2, 3)), np.zeros((n, 6)), np.zeros(kept), np.zeros(q), np.zeros(q, dtype=np.bool_),
                      np.zeros((q, 2 * q + 1)))

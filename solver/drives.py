@@ -38,7 +38,8 @@ class Schedule:
         segment = int(np.searchsorted(self.times, t, side="right")) - 1
         if segment < 0 or segment >= len(self.times) - 1:
             return 0.0
-        return float((self.values[segment + 1] - self.values[segment]) / (self.times[segment + 1] - self.times[segment]))
+        return float((self.values[segment + 1] - self.values[segment])
+                     / (self.times[segment + 1] - self.times[segment]))
 
     def shifted(self, offset: float) -> "Schedule":
         return Schedule(self.times, self.values + offset)

@@ -19,9 +19,11 @@ class SystemPattern:
     order: np.ndarray  # (R,) the row eliminated at each position
     k_start: np.ndarray  # (R + 1,) column k of P K P^T's upper triangle holds entries k_start[k]:k_start[k + 1]
     k_index: np.ndarray  # (nnz,) their positions (row of P K P^T), ascending, the diagonal last
-    k_contribution: np.ndarray  # (C, 5) entry, row 1, side 1, row 2, side 2: K[entry] += J[row 1, side 1] . W[row 2, side 2]
+    # (C, 5) entry, row 1, side 1, row 2, side 2: K[entry] += J[row 1, side 1] . W[row 2, side 2]
+    k_contribution: np.ndarray
     ldl_start: np.ndarray  # (R + 1,) column j of L holds ldl_start[j]:ldl_start[j + 1]
-    ldl_row_start: np.ndarray  # (R + 1,) row k of L (below the diagonal) is entries ldl_row_start[k]:ldl_row_start[k + 1]
+    # (R + 1,) row k of L (below the diagonal) is entries ldl_row_start[k]:ldl_row_start[k + 1]
+    ldl_row_start: np.ndarray
     ldl_row_column: np.ndarray  # (nnz of L,) their columns, in the order the up-looking factorisation takes them
     ldl_row_position: np.ndarray  # (nnz of L,) where each is kept in L by columns (within ldl_start's column)
 
@@ -50,7 +52,6 @@ def minimum_degree_order(neighbours: list[set]) -> list[int]:
 def system_pattern(row_joint: np.ndarray, joint_body: np.ndarray, body_dynamic: np.ndarray) -> SystemPattern:
     rows = len(row_joint)
     joints_with_rows = sorted(set(int(j) for j in row_joint))
-    index_of = {j: k for k, j in enumerate(joints_with_rows)}
     moving_bodies = [{int(b) for b in joint_body[j] if body_dynamic[b]} for j in joints_with_rows]
     by_body: dict[int, list[int]] = {}
     for k, bodies in enumerate(moving_bodies):

@@ -181,7 +181,8 @@ class Model:
                 np.concatenate([np.zeros(0, dtype=np.int64)] + [c.astype(np.int64) for c in colours]),
                 self.axis_joint, self.axis_is_angle, np.isin(np.arange(len(self.axis_joint)), drives.axis),
                 drives.kind, drives.axis, drives.max_effort, drives.offset,
-                drives.schedule, drives.schedule_start, drives.schedule_time, drives.schedule_value, drives.schedule_stop,
+                drives.schedule, drives.schedule_start, drives.schedule_time, drives.schedule_value,
+                drives.schedule_stop,
                 self.system.order, self.system.k_start, self.system.k_index, self.system.k_contribution,
                 self.system.ldl_start, self.system.ldl_row_start, self.system.ldl_row_column,
                 self.system.ldl_row_position, *self.motion)
@@ -281,7 +282,8 @@ def _read_body(record, k: int) -> dict:
     if np.any(inertia) and np.linalg.eigvalsh(inertia).min() < SMALLEST:
         raise reader.fail("inertia", f"must be positive definite, every principal moment at least {SMALLEST:g} (or all "
                                      f"zeros for a particle), got {inertia.tolist()}")
-    orientation = reader.array("orientation", (4,), [1.0, 0.0, 0.0, 0.0] if motion is None else motion["orientation"][0])
+    orientation = reader.array("orientation", (4,),
+                               [1.0, 0.0, 0.0, 0.0] if motion is None else motion["orientation"][0])
     if np.linalg.norm(orientation) < 1e-12:
         raise reader.fail("orientation", "must not be zero")
     body = {

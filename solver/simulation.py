@@ -96,7 +96,8 @@ class Simulation:
             motion.motion_at(self._arrays, body, 0.0, state.frames.position[body], state.frames.rotation[body],
                              state.twist[body, :3], state.twist[body, 3:])
         self._lcp_gap_now, self._lcp_overlapping = np.zeros(0), np.zeros(0, dtype=bool)  # the LCP's contacts now
-        self._lcp_supports: dict = {}  # which of each contact's LCP unknowns were positive last (lcp.apply_lcp_impulses)
+        # which of each contact's LCP unknowns were positive last (lcp.apply_lcp_impulses)
+        self._lcp_supports: dict = {}
         # each contact's impulses in the last sub-step's position loop and velocity correction, and
         # that sub-step's length: where this sub-step's passes start (ContactRows.warm_start)
         self._warm_position: dict = {}
@@ -638,7 +639,8 @@ class Simulation:
         omega_body = np.einsum("nji,nj->ni", state.frames.rotation[moving], state.angular_velocity[moving])
         kinetic += 0.5 * np.sum(model.body_inertia[moving] * omega_body**2)
         potential = -np.sum(mass * (state.frames.position[moving] @ model.gravity))
-        return float(kinetic + potential + drives.spring_energy(model.drives, state.axis_coordinate, model.drive_axis, state.time))
+        return float(kinetic + potential
+                     + drives.spring_energy(model.drives, state.axis_coordinate, model.drive_axis, state.time))
 
     def joint_gaps(self) -> np.ndarray:
         """(m,) every joint's positional gap now, m (angles as rad on a 1 m lever)."""

@@ -32,7 +32,8 @@ def every_joint(solver: str = "system", extrapolation: str = "none", spring_meth
     joints = [
         {"name": "ball", "type": "ball", "body_a": "world", "body_b": "link1", "anchor": [0.15, 0, 0]},
         {"name": "hinge", "type": "hinge", "body_a": "link1", "body_b": "link2", "anchor": [0.45, 0, -0.15],
-         "axis": [0, 1, 0], "limits": [-0.5, 0.5], "spring": {"stiffness": 5.0, "damping": 0.1, "method": spring_method},
+         "axis": [0, 1, 0], "limits": [-0.5, 0.5],
+         "spring": {"stiffness": 5.0, "damping": 0.1, "method": spring_method},
          "motor": {"mode": "position", "target": [[0.0, 0.0], [1.0, 0.3]], "max_torque": 2.0}},
         {"name": "slider", "type": "slider", "body_a": "link2", "body_b": "link3", "anchor": [0.75, 0, -0.25],
          "axis": [1, 0, 0], "limits": [-0.05, 0.05], "spring": {"stiffness": 20.0, "damping": 0.2, "method": "impulse"},
@@ -73,7 +74,8 @@ def every_shape(contact_method: str, hinged: bool) -> dict:
         _body("hull", (1.5, 0.0, 0.12), shape=hull),
         _body("points", (2.5, 0.0, 0.12), shape={"type": "points", "points": [[0, 0, -0.1], [0.1, 0, -0.1]]}),
     ]
-    mesh = {"name": "ramp", "type": "mesh", "vertices": [[2.0, -1, 0.01], [3.0, -1, 0.01], [3.0, 1, 0.01], [2.0, 1, 0.01]],
+    mesh = {"name": "ramp", "type": "mesh",
+            "vertices": [[2.0, -1, 0.01], [3.0, -1, 0.01], [3.0, 1, 0.01], [2.0, 1, 0.01]],
             "triangles": [[0, 1, 2], [0, 2, 3]]}
     plane = {"name": "floor", "type": "plane", "point": [0, 0, 0], "normal": [0, 0, 1]}
     joints = [{"name": "arm", "type": "hinge", "body_a": "world", "body_b": "box", "anchor": [0.8, 0, 0.12],

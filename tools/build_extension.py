@@ -159,16 +159,16 @@ def blender_platform(wheel: str) -> str | None:
 def check_every_platform_has_its_wheels(listed: dict) -> None:
     """Each of Blender's platforms is in the manifest with numba and llvmlite for each of its Pythons,
     so no zip lacks them."""
-    for platform, pythons in PYTHONS.items():
-        if platform not in listed.get("platforms", []):
-            raise SystemExit(f"build_extension: {MANIFEST.name} does not list the platform {platform}")
+    for platform_name, pythons in PYTHONS.items():
+        if platform_name not in listed.get("platforms", []):
+            raise SystemExit(f"build_extension: {MANIFEST.name} does not list the platform {platform_name}")
         for python in pythons:
             tag = "cp" + python.replace(".", "")
             packages = sorted(wheel_fields(w)[0] for w in listed.get("wheels", [])
-                              if blender_platform(w) == platform and wheel_fields(w)[2] == tag)
+                              if blender_platform(w) == platform_name and wheel_fields(w)[2] == tag)
             if packages != sorted(BUNDLED):
-                raise SystemExit(f"build_extension: {MANIFEST.name} lists {packages or 'no wheels'} for {platform} "
-                                 f"and Python {python}, not one each of {', '.join(BUNDLED)}")
+                raise SystemExit(f"build_extension: {MANIFEST.name} lists {packages or 'no wheels'} "
+                                 f"for {platform_name} and Python {python}, not one each of {', '.join(BUNDLED)}")
 
 
 def blender_builder(blender: str | None) -> list[str]:

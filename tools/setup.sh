@@ -6,7 +6,7 @@
 #   .venv/bpy-4.5    the same with Blender 4.5 LTS's bpy (tools/requirements-bpy45.txt)
 #   .venv/bpy-5.1, .venv/bpy-5.2, .venv/bpy-5.3   Blender 5.1, 5.2 LTS and 5.3's bpy, on Python 3.13
 #                    with numpy 2 (tools/requirements-bpy51.txt ...)
-#   .venv-typecheck  mypy and fake-bpy-module
+#   .venv-typecheck  mypy, fake-bpy-module and ruff
 # The other Blenders live inside .venv so that git and the extension build leave them out as they
 # leave .venv. The first set-up downloads about 3 GB and takes minutes; later runs take seconds.
 # Blender 4.2 to 5.0 embed Python 3.11, 5.1 and later 3.13: both are needed, found on the PATH, under

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The test command: set-up on a fresh machine, every test (the solver alone, then the extension in
 # real Blender through the bpy module of Blender 5.0, then of 4.2 LTS, 4.5 LTS, 5.1, 5.2 LTS and 5.3),
-# then static type checking of the add-on. Arguments go to pytest and run with Blender 5.0 only
-# (`bash tools/test.sh tests/blender -x`).
+# then static type checking of the add-on and the linter (ruff) on the whole checkout. Arguments go
+# to pytest and run with Blender 5.0 only (`bash tools/test.sh tests/blender -x`).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/tools/setup.sh"
@@ -21,3 +21,5 @@ fi
 echo "type check (mypy against fake-bpy-module):"
 cd "$root/.venv-typecheck/checkout"
 "$root/.venv-typecheck/bin/mypy" --config-file mechbake/pyproject.toml -p mechbake
+echo "lint (ruff):"
+"$root/.venv-typecheck/bin/ruff" check "$root"

@@ -1,10 +1,11 @@
 """Contact reduction for the LCP: at most four contacts per face that two bodies share.
 
 A face resting on a mesh gives as many contacts as it has corners (a 40-sided puck, 40), and the
-manifolds of now and of the look-ahead together up to eight per pair, all with one normal; the LCP grows with them (1 + k + 1 unknowns each) and Lemke's pivots with its cube. The
-support they give is their convex polygon, which four of them span nearly as well: the deepest, the
-one furthest from it, the one spanning the largest triangle with those two and the one that adds the
-most area to that triangle (the reduction Bullet's and Box2D's manifolds make).
+manifolds of now and of the look-ahead together up to eight per pair, all with one normal; the LCP
+grows with them (1 + k + 1 unknowns each) and Lemke's pivots with its cube. The support they give is
+their convex polygon, which four of them span nearly as well: the deepest, the one furthest from it,
+the one spanning the largest triangle with those two and the one that adds the most area to that
+triangle (the reduction Bullet's and Box2D's manifolds make).
 """
 import numpy as np
 

@@ -12,7 +12,8 @@ import numpy as np
 from ..drives import MOTOR_POSITION, MOTOR_VELOCITY
 from ..stepping import GROW_AFTER, MAX_HALVINGS, MAX_SUBSTEPS
 from . import joints, rows as joint_rows
-from .drives import apply_explicit_forces, drive_velocities, has_loop_drives, solve_loop_drives, unstable_explicit_spring
+from .drives import (apply_explicit_forces, drive_velocities, has_loop_drives, solve_loop_drives,
+                     unstable_explicit_spring)
 from .flight import fly, land, steady_increment
 from .jit import borrowing_kernel
 from .rows import SYSTEM

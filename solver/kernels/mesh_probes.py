@@ -77,7 +77,8 @@ def probes_against_mesh(probe_body, probe_local, probe_radius, body_dynamic, pos
                     + (position_now[body, 1] - closest[q, 1]) * normal[q, 1]
                     + (position_now[body, 2] - closest[q, 2]) * normal[q, 2]) < 0.0
     _through_the_mesh(probe_body, moving, centre_now, position_now, asked, nearest_of, closest, normal, node_low,
-                      node_high, node_start, node_stop, first_leaf, triangle_low, triangle_high, order, corners, normals)
+                      node_high, node_start, node_stop, first_leaf, triangle_low, triangle_high, order, corners,
+                      normals)
     probe, triangle = np.empty(used, dtype=np.int64), np.empty(used, dtype=np.int64)
     kept = 0
     for q in range(used):

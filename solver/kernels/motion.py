@@ -41,7 +41,8 @@ def motion_at(model, b, t, position, rotation, velocity, omega):
         span = model.motion_time[k + 1] - model.motion_time[k]
         s = (t - model.motion_time[k]) / span
         # Hermite basis and its derivative in s
-        h00, h10, h01, h11 = 2 * s ** 3 - 3 * s ** 2 + 1, s ** 3 - 2 * s ** 2 + s, -2 * s ** 3 + 3 * s ** 2, s ** 3 - s ** 2
+        h00, h10, h01, h11 = (2 * s ** 3 - 3 * s ** 2 + 1, s ** 3 - 2 * s ** 2 + s, -2 * s ** 3 + 3 * s ** 2,
+                              s ** 3 - s ** 2)
         d00, d10, d01, d11 = 6 * s ** 2 - 6 * s, 3 * s ** 2 - 4 * s + 1, -6 * s ** 2 + 6 * s, 3 * s ** 2 - 2 * s
         for i in range(3):
             p0, p1 = model.motion_position[k, i], model.motion_position[k + 1, i]

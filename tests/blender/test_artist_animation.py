@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from mathutils import Quaternion
 
-from blender_build import add_box, add_joint, add_rod, set_frames
+from blender_build import add_joint, add_rod, set_frames
 from keys import curves, world_matrices
 from mechbake import bake
 from mechbake.keyframes import SLOTTED, action_fcurves

@@ -94,7 +94,8 @@ def test_a_crate_placed_into_the_floor_comes_out_and_rests_on_it(floor_kind, met
     set_frames(5, 40, fps=30)
     bpy.context.scene.mechbake.contact_method = method
     report = bake_scene(bpy.context.scene)
-    assert "body 'Crate' starts 30 mm inside obstacle 'Floor'; they are pushed apart at up to 0.2 m/s" in report.warnings
+    assert ("body 'Crate' starts 30 mm inside obstacle 'Floor'; they are pushed apart at up to 0.2 m/s"
+            in report.warnings)
     heights = world_matrices(crate, range(5, 41))[:, 2, 3]
     assert np.diff(heights).max() <= 0.2 / 30 + 1e-6  # out at 0.2 m/s at most
     assert heights.max() <= 0.2 + 1e-5

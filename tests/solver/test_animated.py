@@ -86,7 +86,8 @@ def keyed_crank_four_bar() -> dict:
                                          "orientation": [turn_about_minus_y(CRANK_SPEED * t) for t in times]}}
     b = coupler_pin(0.0)
     pin_b = [b[0], 0.0, b[1]]
-    coupler = {"name": "Coupler", "mass": 1.0, "inertia": [0.1, 0.1, 0.1], "position": [(CRANK + b[0]) / 2, 0, b[1] / 2]}
+    coupler = {"name": "Coupler", "mass": 1.0, "inertia": [0.1, 0.1, 0.1],
+               "position": [(CRANK + b[0]) / 2, 0, b[1] / 2]}
     rocker = {"name": "Rocker", "mass": 1.0, "inertia": [0.1, 0.1, 0.1], "position": [(GROUND + b[0]) / 2, 0, b[1] / 2]}
     hinge = {"type": "hinge", "axis": [0, 1, 0]}
     return scene([crank, coupler, rocker], [

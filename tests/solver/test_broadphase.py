@@ -47,7 +47,8 @@ def grid_mesh(side: int, size: float, height: float = 0.0, centre=(0.0, 0.0)) ->
     x, y = np.meshgrid(xs + centre[0], xs + centre[1], indexing="ij")
     vertices = np.c_[x.ravel(), y.ravel(), np.full(side * side, height)]
     cells = (np.arange(side - 1)[:, None] * side + np.arange(side - 1)[None]).ravel()
-    triangles = np.concatenate((np.c_[cells, cells + side, cells + side + 1], np.c_[cells, cells + side + 1, cells + 1]))
+    triangles = np.concatenate((np.c_[cells, cells + side, cells + side + 1],
+                                np.c_[cells, cells + side + 1, cells + 1]))
     return vertices, triangles
 
 

@@ -115,7 +115,8 @@ def test_jointed_arm_falls_onto_the_floor_and_keeps_its_joint(method):
     arm["shape"] = {"type": "capsule", "radius": 0.03, "length": 1.0}
     arm["orientation"] = [math.cos(math.pi / 4), 0, math.sin(math.pi / 4), 0]  # the capsule's z along the rod
     arm["inertia"] = [1.0 / 12, 1.0 / 12, 0.5 * 0.03**2]
-    joint = {"name": "hip", "type": "hinge", "body_a": "world", "body_b": "arm", "anchor": [0, 0, 0.5], "axis": [0, 1, 0]}
+    joint = {"name": "hip", "type": "hinge", "body_a": "world", "body_b": "arm", "anchor": [0, 0, 0.5],
+             "axis": [0, 1, 0]}
     sim = simulate_contact([arm], [floor()], method, joints=[joint], h=0.005, dmax=1e-8)
     worst_gap, worst_joint = 0.0, 0.0
     for _ in range(300):
@@ -146,9 +147,11 @@ def test_bad_shapes_name_the_body(extra, message):
 
 BAD_OBSTACLES = [
     ({"type": "plane", "normal": [0, 0, 0]}, "obstacle 'floor': field 'normal' must not be zero"),
-    ({"type": "mesh", "vertices": [[0, 0, 0]], "triangles": []}, "obstacle 'floor': field 'triangles' must not be empty"),
+    ({"type": "mesh", "vertices": [[0, 0, 0]], "triangles": []},
+     "obstacle 'floor': field 'triangles' must not be empty"),
     ({"type": "mesh", "vertices": [[0, 0, 0], [1, 0, 0], [0, 1, 0]], "triangles": [[0, 1, 5]]}, "whole vertex indices"),
-    ({"type": "mesh", "vertices": [[0, 0, 0], [1, 0, 0], [2, 0, 0]], "triangles": [[0, 1, 2]]}, "triangles of zero area"),
+    ({"type": "mesh", "vertices": [[0, 0, 0], [1, 0, 0], [2, 0, 0]], "triangles": [[0, 1, 2]]},
+     "triangles of zero area"),
     ({"type": "mesh", "vertices": [[0, 0, float("inf")], [1, 0, 0], [0, 1, 0]], "triangles": [[0, 1, 2]]},
      "field 'vertices' must be finite"),
     ({"type": "wall"}, "obstacle 'floor': field 'type' must be one of"),
@@ -175,8 +178,8 @@ def test_box_rests_on_a_box_and_a_ball_rolls_against_a_box(method):
     # vertex contacts: the smaller box's corners stand on the larger box's face (edge-edge crossings,
     # which an overhanging stack would need, are not generated)
     bodies = [box_body("low", position=(0, 0, 0.1)), box_body("top", position=(0.03, 0.02, 0.25), size=0.1),
-              {"name": "ball", "mass": 1.0, "inertia": [0.004] * 3, "position": [0.6, 0.5, 0.1], "velocity": [0, -1.0, 0],
-               "shape": {"type": "sphere", "radius": 0.1}, "friction": 0.0}]
+              {"name": "ball", "mass": 1.0, "inertia": [0.004] * 3, "position": [0.6, 0.5, 0.1],
+               "velocity": [0, -1.0, 0], "shape": {"type": "sphere", "radius": 0.1}, "friction": 0.0}]
     sim = simulate_contact(bodies, [floor()], method)
     sim.run(1.0)
     assert sim.position("top") == pytest.approx([0.03, 0.02, 0.25], abs=1e-5)  # the stack stands, still
@@ -349,7 +352,8 @@ def test_contacts_are_cut_pair_by_pair():
 
 def slab(name, low, high) -> dict:
     """A closed box mesh between two corners, as a scaled Cube floor is in Blender (12 triangles)."""
-    vertices = [[(low, high)[x][0], (low, high)[y][1], (low, high)[z][2]] for x in (0, 1) for y in (0, 1) for z in (0, 1)]
+    vertices = [[(low, high)[x][0], (low, high)[y][1], (low, high)[z][2]]
+                for x in (0, 1) for y in (0, 1) for z in (0, 1)]
     quads = [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]]
     triangles = [t for a, b, c, d in quads for t in ([a, b, c], [a, c, d])]
     return {"name": name, "type": "mesh", "vertices": vertices, "triangles": triangles}
@@ -399,8 +403,9 @@ def test_a_box_beside_a_shelf_keeps_its_corners_on_their_own_side(method):
 
 def test_overlapping_boxes_come_apart_gently():
     """A 10 cm box placed 20 mm down into a 20 cm one resting on the floor."""
-    sim = simulate_contact([box_body("lower", position=(0, 0, 0.1)), box_body("upper", position=(0, 0, 0.23), size=0.1)],
-                   [floor()], "impulse")
+    sim = simulate_contact([box_body("lower", position=(0, 0, 0.1)),
+                            box_body("upper", position=(0, 0, 0.23), size=0.1)],
+                           [floor()], "impulse")
     assert sim.warnings == ["body 'upper' starts 20 mm inside body 'lower'; they are pushed apart at up to 0.2 m/s"]
     sim.run(1.0)
     assert sim.position("upper")[2] == pytest.approx(0.25, abs=1e-5)

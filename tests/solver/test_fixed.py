@@ -43,7 +43,8 @@ def test_welded_pair_conserves_momentum_and_keeps_its_shape():
 
 def test_fixed_to_the_world_stays_put_under_gravity():
     data = welded_pair(gravity=(0, 0, -9.81))
-    data["joints"].append({"name": "bolt", "type": "fixed", "body_a": "world", "body_b": "left", "anchor": [-0.5, 0, 0]})
+    data["joints"].append({"name": "bolt", "type": "fixed", "body_a": "world", "body_b": "left",
+                           "anchor": [-0.5, 0, 0]})
     for body in data["bodies"]:
         body["velocity"], body["angular_velocity"] = [0, 0, 0], [0, 0, 0]
     sim = simulate(data)

@@ -111,7 +111,8 @@ def sphere_hull_body(name="ball", position=(0, 0, 0.5), **extra) -> dict:
 
 
 def test_a_uv_sphere_body_validates_quickly_with_a_bounded_hull():
-    data = {**scene([sphere_hull_body()], []), "obstacles": [{"type": "plane", "point": [0, 0, 0], "normal": [0, 0, 1]}]}
+    data = {**scene([sphere_hull_body()], []),
+            "obstacles": [{"type": "plane", "point": [0, 0, 0], "normal": [0, 0, 1]}]}
     start = time.perf_counter()
     model = Model.from_dict(data)
     assert time.perf_counter() - start < 2.0

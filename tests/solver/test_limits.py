@@ -46,5 +46,6 @@ def test_limit_table_that_crosses_itself_is_rejected():
     arm = rod("arm", [0, 0, 0], [1, 0, 0])
     joint = {"name": "elbow", "type": "hinge", "body_a": "world", "body_b": "arm", "anchor": [0, 0, 0],
              "axis": [0, 1, 0], "limits": [[[0, -0.5], [1, 0.8]], 0.5]}
-    with pytest.raises(ModelError, match="joint 'elbow': field 'limits' must be \\[lower, upper\\] with lower < upper at every time"):
+    with pytest.raises(ModelError, match="joint 'elbow': field 'limits' must be \\[lower, upper\\] "
+                                         "with lower < upper at every time"):
         simulate(scene([arm], [joint]))

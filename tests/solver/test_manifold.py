@@ -83,7 +83,8 @@ def test_a_box_overhanging_another_and_turned_a_little_touches_over_the_overlap(
     the face to within the turn times the overhang: the faces still make the manifold (an edge pair's
     one point made a resting stack rock and creep)."""
     rotation = turned(tilt, 1e-4)
-    offset = np.array([0.15, 0.05, 0.4]) - rotation @ [0.0, 0.0, -0.2] - [0.0, 0.0, 0.2]  # its lowest face's centre on A
+    # its lowest face's centre on A
+    offset = np.array([0.15, 0.05, 0.4]) - rotation @ [0.0, 0.0, -0.2] - [0.0, 0.0, 0.2]
     on_a, _, normal, separation, _ = collide(kernels.box_box, ORIGIN, IDENTITY, HALF, offset, rotation, HALF)
     assert len(on_a) == 4
     assert np.allclose(normal, UP, atol=TOLERANCE) and np.all(np.abs(separation) < 0.2 * 1e-4 * 2)

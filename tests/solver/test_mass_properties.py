@@ -40,7 +40,8 @@ def cylinder(radius, length, sides):
     faces = []
     for k in range(sides):
         n = (k + 1) % sides
-        faces += [[k, n, sides + n], [k, sides + n, sides + k], [2 * sides, n, k], [2 * sides + 1, sides + k, sides + n]]
+        faces += [[k, n, sides + n], [k, sides + n, sides + k], [2 * sides, n, k],
+                  [2 * sides + 1, sides + k, sides + n]]
     return vertices, np.array(faces)
 
 

@@ -80,7 +80,8 @@ BAD = [
     (("joints", 0, "limits"), [0.5, 1.0], "must contain the start position"),
     (("joints", 0, "motor"), {"mode": "torque", "target": 0}, "field 'mode' must be one of"),
     (("joints", 0, "motor"), {"mode": "position", "target": [[1, 0], [0, 1]]}, "times must increase"),
-    (("joints", 0, "motor"), {"mode": "position", "target": 0, "max_torque": -1}, "field 'max_torque' must be at least 0"),
+    (("joints", 0, "motor"), {"mode": "position", "target": 0, "max_torque": -1},
+     "field 'max_torque' must be at least 0"),
     (("joints", 0, "motor"), {"mode": "position"}, "field 'target' is missing"),
     (("joints", 0, "spring"), {"stiffness": -5}, "field 'stiffness' must be at least 0"),
     (("joints", 0, "spring"), {"stiffness": 5, "method": "rk4"}, "field 'method' must be one of"),
@@ -144,7 +145,8 @@ def test_motor_on_a_joint_that_cannot_carry_one(joint):
     data = hinge_arm()
     data["joints"][0] = {"name": "j", "body_a": "world", "body_b": "arm", **joint,
                          "motor": {"mode": "velocity", "target": 1.0}}
-    with pytest.raises(ModelError, match=f"joint 'j': field 'motor' is not allowed: a {joint['type']} joint cannot carry a motor"):
+    with pytest.raises(ModelError, match=f"joint 'j': field 'motor' is not allowed: "
+                                         f"a {joint['type']} joint cannot carry a motor"):
         Model.from_dict(data)
 
 
@@ -244,7 +246,8 @@ def test_a_bad_vertex_in_a_large_mesh_is_named_in_a_short_message():
     vertices[1234, 2] = np.nan
     vertices[5678, 0] = np.inf
     cells = np.array([i * side + j for i in range(side - 1) for j in range(side - 1)])
-    triangles = np.concatenate((np.c_[cells, cells + side, cells + side + 1], np.c_[cells, cells + side + 1, cells + 1]))
+    triangles = np.concatenate((np.c_[cells, cells + side, cells + side + 1],
+                                np.c_[cells, cells + side + 1, cells + 1]))
     data = {**hinge_arm(), "obstacles": [{"name": "terrain", "type": "mesh", "vertices": vertices.tolist(),
                                           "triangles": triangles.tolist()}]}
     with pytest.raises(ModelError) as error:

@@ -39,7 +39,8 @@ def test_bead_stops_at_the_end_and_rests(start, end, point, stop):
 
 
 def test_rail_on_a_moving_body_keeps_the_point_on_it():
-    cart = {"name": "cart", "mass": 3.0, "inertia": [0.2, 0.3, 0.4], "position": [0, 0, 0], "angular_velocity": [0, 0, 1.0]}
+    cart = {"name": "cart", "mass": 3.0, "inertia": [0.2, 0.3, 0.4], "position": [0, 0, 0],
+            "angular_velocity": [0, 0, 1.0]}
     bead_body = {"name": "bead", "mass": 0.5, "inertia": [1e-3] * 3, "position": [0.5, 0, 0], "velocity": [0, 0.3, 0]}
     joint = {"name": "track", "type": "rail", "body_a": "cart", "body_b": "bead", "start": [-1, 0, 0], "end": [1, 0, 0],
              "point": [0.5, 0, 0]}

@@ -23,7 +23,8 @@ def test_block_slides_down_the_incline_without_turning():
     sim.run(1.0)
     t = sim.time
     assert sim.joint_position("guide") == pytest.approx(0.5 * 9.81 * math.sin(SLOPE) * t * t, rel=1e-9)
-    assert sim.position("block") == pytest.approx(np.array([0.2, 0.1, 0.3]) + sim.joint_position("guide") * np.array(DOWNHILL), abs=1e-8)
+    assert sim.position("block") == pytest.approx(np.array([0.2, 0.1, 0.3])
+                                                  + sim.joint_position("guide") * np.array(DOWNHILL), abs=1e-8)
     assert sim.orientation("block") == pytest.approx([1, 0, 0, 0], abs=1e-9)
     assert sim.max_joint_error() < 1e-9
 

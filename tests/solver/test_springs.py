@@ -14,7 +14,8 @@ def oscillator(method="impulse", stiffness=1.0, damping=0.0, mass=1.0, gravity=(
     """y'' = -k/m y: a particle on a spring to the world whose rest length puts the equilibrium at y = 0."""
     body = {"name": "mass", "mass": mass, "position": [0, 0, 1.0]}
     spring = {"name": "spring", "type": "spring", "body_a": "world", "body_b": "mass", "anchor_a": [0, 0, -10.0],
-              "anchor_b": [0, 0, 1.0], "rest_length": 10.0, "stiffness": stiffness, "damping": damping, "method": method}
+              "anchor_b": [0, 0, 1.0], "rest_length": 10.0, "stiffness": stiffness, "damping": damping,
+              "method": method}
     return simulate(scene([body], [spring], gravity=gravity, h=h))
 
 

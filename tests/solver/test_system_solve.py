@@ -84,7 +84,8 @@ def ring(links: int = 6) -> dict:
 
 
 @pytest.mark.parametrize("build", [mechanisms.eight_loop, mechanisms.crank_slider, spider, ring,
-                                   lambda: chain(12, closed_to_world=False)], ids=["eight_loop", "crank_slider", "spider", "ring", "chain"])
+                                   lambda: chain(12, closed_to_world=False)],
+                         ids=["eight_loop", "crank_slider", "spider", "ring", "chain"])
 def test_sparse_factor_solves_the_dense_system(build):
     sim = simulate(build())
     sim.run(0.05)  # away from the start pose, so the rows are turned

@@ -22,7 +22,8 @@ import json, mechanisms
 from mechbake.solver import Model, Simulation
 from mechbake.solver.kernels import jit
 builds = list(mechanisms.SAMPLES.values()) + [lambda: mechanisms.spring_suspension("impulse"),
-                                              lambda: mechanisms.four_balls("lcp"), lambda: mechanisms.spinning_rod("lcp")]
+                                              lambda: mechanisms.four_balls("lcp"),
+                                              lambda: mechanisms.spinning_rod("lcp")]
 for build in builds:
     simulation = Simulation(Model.from_dict(build()))
     for _ in range(40):
