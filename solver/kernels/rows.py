@@ -424,7 +424,8 @@ def hold_other_motors(model, rows):
     for k in range(model.drive_kind.shape[0]):
         a = model.drive_axis[k]
         if model.drive_kind[k] == MOTOR_POSITION:
-            rows.axis_gravity[a] = _gravity_acceleration(model, rows, a)
+            if not held[a]:  # a held axis's is computed above
+                rows.axis_gravity[a] = _gravity_acceleration(model, rows, a)
             rows.servo_stiffness[a], rows.servo_load[a], rows.servo_load_rate[a] = rows.drive_stiffness[a], 0.0, 0.0
             if rows.drive_stiffness[a] > LOCKED:
                 _eliminate_held(model, rows, a)
