@@ -46,16 +46,22 @@ def chain(links: int = 20, length: float = 0.1, radius: float = 0.02, mass: floa
     return bodies, joints, [plane("floor", (0, 0, 0), (0, 0, 1))]
 
 
-def bin_of_boxes(count: int = 50, size: float = 0.2, width: float = 1.0) -> tuple[list, list, list]:
-    """Boxes in a 5 x 5 grid of layers above a floor walled at +-width/2, each turned a little."""
+def bin_of_boxes(count: int = 50, size: float = 0.2, width: float = 1.6) -> tuple[list, list, list]:
+    """Boxes in 5 x 5 grids of layers above a floor walled at +-width/2, each turned a little about
+    the vertical and tilted about x, every other layer shifted half a cell: they land on edges and
+    corners of the boxes below and pile. No two overlap at the start."""
     rng = np.random.default_rng(1)
     bodies = []
     for k in range(count):
         layer, cell = divmod(k, 25)
-        x, y = (cell % 5 - 2) * 0.18, (cell // 5 - 2) * 0.18
-        turn = rng.uniform(-0.3, 0.3)
-        bodies.append({**box(f"box{k}", (x, y, 0.2 + 0.3 * layer), size=size, mass=1.0),
-                       "orientation": [np.cos(turn / 2), 0, 0, np.sin(turn / 2)]})
+        shift = 0.13 * (layer % 2)
+        x, y = (cell % 5 - 2) * 0.26 + shift, (cell // 5 - 2) * 0.26 + shift
+        turn, tilt = rng.uniform(-0.3, 0.3), rng.uniform(-0.4, 0.4)
+        # the turn about z after the tilt about x, (w, x, y, z)
+        orientation = [np.cos(turn / 2) * np.cos(tilt / 2), np.cos(turn / 2) * np.sin(tilt / 2),
+                       np.sin(turn / 2) * np.sin(tilt / 2), np.sin(turn / 2) * np.cos(tilt / 2)]
+        bodies.append({**box(f"box{k}", (x, y, 0.25 + 0.35 * layer), size=size, mass=1.0),
+                       "orientation": orientation})
     half = width / 2
     walls = [plane("floor", (0, 0, 0), (0, 0, 1))] + [
         plane(f"wall{k}", point, normal) for k, (point, normal)

@@ -56,6 +56,15 @@ ModelArrays = namedtuple("ModelArrays", [
     "motion_quaternion_rate",  # (S, 4) its rate at each sample
 ])
 
+# m contacts of d rows each, at one instant (kernels/contact_rows.py)
+ContactRowArrays = namedtuple("ContactRowArrays", [
+    "body",  # (m, 2) body a, body b
+    "jacobian",  # (m, d, 2, 6) each row's block for body a and body b: linear | angular, world
+    "response_start",  # (m + 1,) contact c's response is entries response_start[c]:response_start[c + 1] below
+    "response_body",  # (entries,) the body each entry moves: those joined to a or b by joints
+    "response",  # (entries, d, 6) the change of that body's twist per unit impulse of each row, through the joints
+])
+
 SolverSettings = namedtuple("SolverSettings", [
     "dmax", "vmax", "taylor_order", "max_corrections", "solver", "velocity_correction",
     "levers",  # kernels/correction.START or THIRDS
@@ -198,3 +207,37 @@ def work_arrays(model) -> WorkArrays:
     return WorkArrays(np.zeros(len(a.row_joint)), np.zeros(len(a.joint_kind)), np.zeros(q), np.zeros(q),
                       np.zeros(d), np.zeros(d), np.zeros((8, 3)), np.zeros(q), flight_arrays(model), row_arrays(model),
                       np.zeros((len(a.body_inv_mass), 6)), np.zeros(1, dtype=np.bool_))
+
+
+def joint_islands(model_arrays) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The bodies joined by joints with rows, through bodies that can move (the world and fixed bodies
+    pass nothing on): (n,) each body's island, -1 for a body that cannot move; (islands + 1,) where
+    each island's bodies start in (bodies that move,) the bodies by island; (islands,) bool, whether
+    a joint holds the island (to the world, too). An impulse on a body moves its island only."""
+    a = model_arrays
+    n = len(a.body_inv_mass)
+    moves = (a.body_inv_mass > 0) | (a.body_inv_inertia > 0).any(axis=1)
+    parent = np.arange(n)
+
+    def root(b):
+        while parent[b] != b:
+            parent[b] = parent[parent[b]]
+            b = parent[b]
+        return b
+
+    jointed = np.zeros(n, dtype=bool)
+    for j in np.flatnonzero(np.diff(a.joint_row_start) > 0):
+        body_a, body_b = a.joint_body[j]
+        jointed[[body_a, body_b]] = True
+        if moves[body_a] and moves[body_b]:
+            parent[root(body_a)] = root(body_b)
+    roots = np.array([root(b) for b in range(n)])
+    island = np.full(n, -1, dtype=np.int64)
+    order = []
+    for r in np.unique(roots[moves]):
+        members = np.flatnonzero(moves & (roots == r))
+        island[members] = len(order)
+        order.append(members)
+    start = np.concatenate(([0], np.cumsum([len(members) for members in order]))).astype(np.int64)
+    bodies = np.concatenate([np.zeros(0, dtype=np.int64)] + [members.astype(np.int64) for members in order])
+    return island, start, bodies, np.array([jointed[members].any() for members in order], dtype=bool)

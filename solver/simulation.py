@@ -15,7 +15,8 @@ from typing import NamedTuple
 import numpy as np
 
 from . import drives
-from .arrays import StateArrays, flight_arrays, row_arrays, solver_settings, work_arrays
+from .arrays import (ContactRowArrays, StateArrays, flight_arrays, joint_islands, row_arrays, solver_settings,
+                     work_arrays)
 from .errors import ModelError, SimulationDiverged
 from .frames import Frames
 from .integrator import fly
@@ -84,6 +85,7 @@ class Simulation:
         self._flight = flight_arrays(model)  # the last look-ahead, valid for P-step 3 when _flight_valid
         self._flight_valid = False
         self._work = work_arrays(model)
+        self._islands = joint_islands(self._arrays)  # what a contact's impulse can move (rows_through_joints)
         self._counters = np.zeros(len(COUNTERS), dtype=np.int64)
         state = self.state
         # where a compiled step keeps the state its sub-step starts from (kernels/correction.advance_steps)
@@ -103,6 +105,7 @@ class Simulation:
         self._warm_position: dict = {}
         self._warm_velocity: dict = {}
         self._warm_h = self.h
+        self._settle_wait = 1  # passes before the contact loop's first direct step (contact_loop.correct_positions)
         self._found_at: tuple | None = None  # (position, rotation, contacts) of the last _contacts_at
         # (position, twist) where the last sub-step's P-step 4 left its touching contacts, none closing
         self._settled_at: tuple | None = None
@@ -432,10 +435,10 @@ class Simulation:
         loop_drives = bool(np.any(a.drive_kind != drives.SPRING_IMPULSE))
         contact_rows.warm_start(self._warm_position, self.state.twist.reshape(-1), h / self._warm_h)
         for _ in range(REDETECTIONS + 1):
-            converged, contact_rows.settled, joint, gap, contact_rows.passes, flight_valid = (
+            converged, contact_rows.settled, joint, gap, contact_rows.passes, flight_valid, self._settle_wait = (
                 self._contact_loop.correct_positions(a, s, arrays, self._rows, self._flight, work, h, self._counters,
                                                      loop_drives, *contact_rows.loop_arrays(h), CONTACT_TIGHTNESS,
-                                                     contact_rows.passes))
+                                                     contact_rows.passes, self._settle_wait))
             self._flight_valid = bool(flight_valid)
             if not (converged and contact_rows.settled):
                 break
@@ -444,6 +447,8 @@ class Simulation:
             if not len(more):
                 break
             contact_rows = contact_rows.with_more(self.model, self, more, self.state.frames)
+        if not contact_rows.settled:  # the passes could not do it alone: the next try starts with the direct step
+            self._settle_wait = 1
         self.stats["contact_passes"] += contact_rows.passes
         return bool(converged), int(joint), float(gap), contact_rows
 
@@ -477,12 +482,13 @@ class Simulation:
         self._found_at = (frames.position.copy(), frames.rotation.copy(), contacts)
         return contacts
 
-    def rows_through_joints(self, body_a, body_b, point, directions):
-        """Contact rows along (m, d, 3) directions at (m, 3) world points of bodies a and b, now: their
-        Jacobian (d m, 6n) and response through the joints (6n, d m); kernels/contact_rows.py."""
+    def rows_through_joints(self, body_a, body_b, point, directions) -> ContactRowArrays:
+        """Contact rows along (m, d, 3) directions at (m, 3) world points of bodies a and b, now, with
+        their responses through the joints (kernels/contact_rows.py)."""
         self._ensure_rows()
-        return self._contact_rows.jacobian_and_response(self._arrays, self._rows, self.state.frames.position, body_a,
-                                                        body_b, point, directions)
+        body_a, body_b = np.asarray(body_a, dtype=np.int64), np.asarray(body_b, dtype=np.int64)
+        return ContactRowArrays(np.column_stack((body_a, body_b)), *self._contact_rows.jacobian_and_response(
+            self._arrays, self._rows, self.state.frames.position, *self._islands, body_a, body_b, point, directions))
 
     def _contacts_ahead(self, h: float, shortened: bool, lcp: bool):
         """Contacts within reach this step: (contact rows for the loop, contacts the LCP took, a shorter

@@ -48,11 +48,12 @@ class ContactRows:
         self.contacts = contacts
         # (m, 3, 3) rows n, t1, t2; (m, 2, 3) the contact point as a material point of a and of b
         point, self.directions, self.local = contacts.frames_at(frames)
-        self.jacobian, self.response = rows.rows_through_joints(contacts.body_a, contacts.body_b, point,
-                                                                self.directions)
+        self.rows = rows.rows_through_joints(contacts.body_a, contacts.body_b, point, self.directions)
         m = len(contacts)
-        # (m, 3, 3) each contact's own K
-        self.block = np.einsum("mik,kmj->mij", self.jacobian.reshape(m, 3, -1), self.response.reshape(-1, m, 3))
+        from ..kernels import contact, contact_rows  # the kernels load with the first simulation
+
+        self._kernels, self._rows_kernels = contact, contact_rows
+        self.block = contact_rows.blocks(self.rows)  # (m, 3, 3) each contact's own K
         self.accumulated = np.zeros((m, 3))  # normal, tangent, binormal impulses this step
         self.passes = 0
         self.settled = True  # whether the correction loop's passes settled these contacts (kernels/contact_loop.py)
@@ -63,9 +64,6 @@ class ContactRows:
         self.overlapping = overlapping(self.gap_now, model.settings.dmax)  # (m,)
         pushing = self.overlapping | np.array([key in pushed_out for key in contacts.key], dtype=bool)
         self.normal_floor = np.where(pushing, -np.inf, 0.0)  # (m,) least normal impulse of P-step 4
-        from ..kernels import contact  # the kernels load with the first simulation
-
-        self._kernels = contact
 
     def with_more(self, model, rows, more: Contacts, frames: Frames) -> "ContactRows":
         """These rows and those of `more` (at the same instant): these keep the impulses they have
@@ -88,7 +86,7 @@ class ContactRows:
             if impulse is not None:
                 self.accumulated[row] = scale * impulse
         if self.accumulated.any():
-            twist += self.response @ self.accumulated.reshape(-1)
+            self._rows_kernels.apply_impulses(self.rows, self.accumulated, twist)
 
     def impulses(self) -> dict:
         """{key: (3,) normal, tangent, binormal impulse} of this step, for the next one's warm start."""
@@ -98,7 +96,7 @@ class ContactRows:
         return {key for key, overlapping in zip(self.contacts.key, self.overlapping) if overlapping}
 
     def rates(self, twist: np.ndarray) -> np.ndarray:
-        return (self.jacobian @ twist).reshape(-1, 3)
+        return self._rows_kernels.rates(self.rows, twist)
 
     def loop_arrays(self, h: float) -> tuple:
         """What kernels/contact_loop.correct_positions takes of these contacts over a step of h, in its
@@ -106,20 +104,20 @@ class ContactRows:
         c = self.contacts
         return (np.column_stack((c.body_a, c.body_b)), c.probe_b, c.radius, c.surface_a, c.normal_a,
                 self.local, self.directions,
-                gap_targets(self.gap_now, self.overlapping, h), self.jacobian, self.response, self.block,
+                gap_targets(self.gap_now, self.overlapping, h), self.rows, self.block,
                 self.accumulated, c.friction)
 
     def impacts(self, twist: np.ndarray, impact_speed: float, passes: int, tolerance: float) -> int:
         """The contacts approaching faster than impact_speed as impact pairs, in rounds of compression
         and Poisson's reflex, each round's passes until none changes a rate by `tolerance`
         (kernels/contact.impacts); returns the rounds that found an impact."""
-        return self._kernels.impacts(self.jacobian, self.response, self.block, self.contacts.friction,
+        return self._kernels.impacts(self.rows, self.block, self.contacts.friction,
                                      self.contacts.restitution, twist, impact_speed, IMPACT_ROUNDS, passes, tolerance)
 
     def solve_velocities(self, twist: np.ndarray, limit: int, vmax: float) -> None:
         """P-step 4 for the contacts: passes until none changes a rate by vmax, at most `limit`
         (kernels/contact.velocity_passes)."""
-        self.passes = self._kernels.velocity_passes(self.jacobian, self.response, self.block, self.accumulated,
+        self.passes = self._kernels.velocity_passes(self.rows, self.block, self.accumulated,
                                                     self.contacts.friction, self.normal_floor, twist, self.passes,
                                                     limit, vmax)
 

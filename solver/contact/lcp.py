@@ -44,8 +44,9 @@ def apply_lcp_impulses(model, rows, contacts: Contacts, frames: Frames, twist: n
     for _ in range(FIXED_POINT_ITERATIONS):
         now = twist.copy()
         twist[:] = start
-        response, impulses, z = _solve(model, rows, current, frames, start, now, h, impacting, gap_target, supports)
-        twist.reshape(-1)[:] += response @ impulses
+        contact_rows, impulses, z = _solve(model, rows, current, frames, start, now, h, impacting, gap_target,
+                                           supports)
+        _kernels().apply_impulses(contact_rows, impulses, twist.reshape(-1))
         ahead = fly(model, frames, twist, h, rows.time)
         settled = previous is not None and np.abs(z - previous).max(initial=0.0) <= 1e-9 * (
             1.0 + np.abs(z).max(initial=0.0))
@@ -66,8 +67,9 @@ def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, n
     angles = 2 * np.pi * np.arange(k) / k
     edges = np.cos(angles)[None, :, None] * tangent[:, None] + np.sin(angles)[None, :, None] * binormal[:, None]
     directions = np.concatenate((normal[:, None], edges), axis=1)  # (m, 1 + k, 3)
-    jacobian, response = rows.rows_through_joints(contacts.body_a, contacts.body_b, point, directions)
-    matrix = jacobian @ response
+    contact_rows = rows.rows_through_joints(contacts.body_a, contacts.body_b, point, directions)
+    kernels = _kernels()
+    matrix = kernels.matrix(contact_rows)
     normal_rows = np.arange(m) * (1 + k)
     edge_rows = (normal_rows[:, None] + 1 + np.arange(k)).ravel()
     ahead = fly(model, frames, now, h, rows.time)
@@ -90,7 +92,8 @@ def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, n
     lcp[b_, l_] = incidence
     lcp[l_, n_] = np.diag(contacts.friction)
     lcp[l_, b_] = -incidence.T
-    rate_start, rate_now = jacobian @ start.reshape(-1), jacobian @ now.reshape(-1)
+    rate_start = kernels.rates(contact_rows, start.reshape(-1)).reshape(-1)
+    rate_now = kernels.rates(contact_rows, now.reshape(-1)).reshape(-1)
     moved = rate_now - rate_start  # what the impulses of the last linearisation did to every row's rate
     approach = rate_start[normal_rows]
     # restitution only for pairs that close within this step and are not plastic
@@ -102,10 +105,16 @@ def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, n
     positive = z > 0
     supports.clear()
     supports.update((key, positive[unknowns[c]]) for c, key in enumerate(contacts.key))
-    impulses = np.zeros(m * (1 + k))
-    impulses[normal_rows] = z[n_]
-    impulses[edge_rows] = z[b_]
-    return response, impulses, z
+    impulses = np.zeros((m, 1 + k))
+    impulses[:, 0] = z[n_]
+    impulses[:, 1:] = z[b_].reshape(m, k)
+    return contact_rows, impulses, z
+
+
+def _kernels():
+    from ..kernels import contact_rows  # the kernels load with the first simulation
+
+    return contact_rows
 
 
 def _unknowns_of(m: int, k: int) -> np.ndarray:

@@ -2,15 +2,16 @@
 (in the correction loop and in the velocity correction) and the impacts of contacts that start to
 touch or hit. solver/contact/impulse.py builds the rows; the arrays here are:
 
-  jacobian (3 m, 6 n)  each contact's normal, tangent and binormal rows over every body's twist
-  response (6 n, 3 m)  what a unit impulse of each row does to every twist, through the joints
-  block (m, 3, 3)      each contact's own 3x3 block of K = J response
+  contact_rows         arrays.ContactRowArrays of each contact's normal, tangent and binormal rows
+                       (kernels/contact_rows.py)
+  block (m, 3, 3)      each contact's own 3x3 block of K = J W
   accumulated (m, 3)   the step's normal, tangent and binormal impulses so far
   friction (m,)        Coulomb's mu of each contact
   twist (6 n,)         every body's linear | angular velocity, world, flattened
 """
 import numpy as np
 
+from .contact_rows import apply_impulse, row_rate
 from .jit import kernel
 
 COULOMB_ITERATIONS = 30  # Newton steps of the sliding impulse (converges in a few)
@@ -21,20 +22,10 @@ FREE_DIRECTION = 1e-9
 
 
 @kernel
-def row_rates(jacobian, c, twist, out):
+def row_rates(contact_rows, c, twist, out):
     """out (3,) = the rates of contact c's three rows."""
     for r in range(3):
-        total = 0.0
-        for i in range(twist.shape[0]):
-            total += jacobian[3 * c + r, i] * twist[i]
-        out[r] = total
-
-
-@kernel
-def _apply(response, c, change, twist):
-    for i in range(twist.shape[0]):
-        twist[i] += response[i, 3 * c] * change[0] + response[i, 3 * c + 1] * change[1] + response[
-            i, 3 * c + 2] * change[2]
+        out[r] = row_rate(contact_rows, c, r, twist)
 
 
 @kernel
@@ -93,7 +84,7 @@ def _part(pulled, eigenvalue, shift, free):
 
 
 @kernel
-def _project(response, block, accumulated, friction, c, residual, normal_floor, twist):
+def _project(contact_rows, block, accumulated, friction, c, residual, normal_floor, twist):
     """Impulse change for contact c: the normal part only pushes (I_nsum >= normal_floor, 0 but for
     overlapping contacts in the velocity correction), the tangential part cancels the slip but stays
     within mu I_nsum (Schmitt's beta clamp). Returns its size as the largest row change it makes."""
@@ -113,7 +104,7 @@ def _project(response, block, accumulated, friction, c, residual, normal_floor, 
     accumulated[c, 0] = total_n
     accumulated[c, 1] = tangential[0]
     accumulated[c, 2] = tangential[1]
-    _apply(response, c, change, twist)
+    apply_impulse(contact_rows, c, change, twist)
     largest = 0.0
     for r in range(3):
         largest = max(largest, abs(k[r, 0] * change[0] + k[r, 1] * change[1] + k[r, 2] * change[2]))
@@ -121,17 +112,17 @@ def _project(response, block, accumulated, friction, c, residual, normal_floor, 
 
 
 @kernel
-def look_ahead_residual(jacobian, gap_h, slip_h, rates_at_look, twist, h, c, rates, out):
+def look_ahead_residual(contact_rows, gap_h, slip_h, rates_at_look, twist, h, c, rates, out):
     """out (3,): what is left of contact c's look-ahead gap and slip, moved on by what the impulses
     since the look-ahead changed, per unit of h (`rates` (3,) workspace)."""
-    row_rates(jacobian, c, twist, rates)
+    row_rates(contact_rows, c, twist, rates)
     out[0] = (gap_h[c] + h * (rates[0] - rates_at_look[c, 0])) / h
     out[1] = (slip_h[c, 0] + h * (rates[1] - rates_at_look[c, 1])) / h
     out[2] = (slip_h[c, 1] + h * (rates[2] - rates_at_look[c, 2])) / h
 
 
 @kernel
-def position_pass(jacobian, response, block, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h,
+def position_pass(contact_rows, block, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h,
                   backwards):
     """One projected Gauss-Seidel pass in the correction loop; the largest change, as a distance over
     h. What must vanish is the look-ahead gap (if negative) and slip, moved on by what the impulses
@@ -143,13 +134,13 @@ def position_pass(jacobian, response, block, accumulated, friction, gap_h, slip_
     largest = 0.0
     for k in range(m):
         c = m - 1 - k if backwards else k
-        look_ahead_residual(jacobian, gap_h, slip_h, rates_at_look, twist, h, c, rates, residual)
-        largest = max(largest, _project(response, block, accumulated, friction, c, residual, 0.0, twist) * h)
+        look_ahead_residual(contact_rows, gap_h, slip_h, rates_at_look, twist, h, c, rates, residual)
+        largest = max(largest, _project(contact_rows, block, accumulated, friction, c, residual, 0.0, twist) * h)
     return largest
 
 
 @kernel
-def velocity_pass(jacobian, response, block, accumulated, friction, normal_floor, twist, backwards):
+def velocity_pass(contact_rows, block, accumulated, friction, normal_floor, twist, backwards):
     """One pass of P-step 4 for the contacts: no approaching normal rate, and the slip braked within mu
     times this pass's normal impulse. Friction belongs here too: the support of a resting body is
     shared between the loop (half a step of gravity) and this correction (the other half). An
@@ -160,26 +151,27 @@ def velocity_pass(jacobian, response, block, accumulated, friction, normal_floor
     largest = 0.0
     for k in range(m):
         c = m - 1 - k if backwards else k
-        row_rates(jacobian, c, twist, residual)
+        row_rates(contact_rows, c, twist, residual)
         if residual[0] > 0 and accumulated[c, 0] == 0 and normal_floor[c] == 0.0:
             continue  # separating and not pressed: nothing to do
-        largest = max(largest, _project(response, block, accumulated, friction, c, residual, normal_floor[c], twist))
+        change = _project(contact_rows, block, accumulated, friction, c, residual, normal_floor[c], twist)
+        largest = max(largest, change)
     return largest
 
 
 @kernel
-def velocity_passes(jacobian, response, block, accumulated, friction, normal_floor, twist, passes, limit, vmax):
+def velocity_passes(contact_rows, block, accumulated, friction, normal_floor, twist, passes, limit, vmax):
     """velocity_pass until a pass changes no rate by vmax or more, at most `limit` passes, each the
     other way round from the one before (`passes` made so far). Returns the passes made in all."""
     for _ in range(limit):
         passes += 1
-        if velocity_pass(jacobian, response, block, accumulated, friction, normal_floor, twist, passes % 2 == 0) < vmax:
+        if velocity_pass(contact_rows, block, accumulated, friction, normal_floor, twist, passes % 2 == 0) < vmax:
             break
     return passes
 
 
 @kernel
-def impacts(jacobian, response, block, friction, restitution, twist, impact_speed, rounds, passes, tolerance):
+def impacts(contact_rows, block, friction, restitution, twist, impact_speed, rounds, passes, tolerance):
     """Schmitt §11 impact pairs, in rounds; returns the rounds that found an impact. A round takes the
     contacts approaching faster than `impact_speed` and solves their compression together: projected
     Gauss-Seidel on each contact's accumulated impulse, I_n >= 0 and |I_t| <= mu I_n (stick or slide
@@ -196,7 +188,7 @@ def impacts(jacobian, response, block, friction, restitution, twist, impact_spee
     for made in range(rounds):
         found = False
         for c in range(m):
-            row_rates(jacobian, c, twist, rates)
+            row_rates(contact_rows, c, twist, rates)
             k = block[c]
             locked = not k[0, 0] > FREE_DIRECTION * (k[0, 0] + k[1, 1] + k[2, 2])  # the joints lock its normal
             active[c] = rates[0] < -impact_speed and not locked
@@ -209,12 +201,12 @@ def impacts(jacobian, response, block, friction, restitution, twist, impact_spee
             for k in range(m):
                 c = m - 1 - k if p % 2 == 1 else k
                 if active[c]:
-                    row_rates(jacobian, c, twist, rates)
-                    largest = max(largest, _project(response, block, accumulated, friction, c, rates, 0.0, twist))
+                    row_rates(contact_rows, c, twist, rates)
+                    largest = max(largest, _project(contact_rows, block, accumulated, friction, c, rates, 0.0, twist))
             if largest < tolerance:
                 break
         for c in range(m):
             if active[c] and restitution[c] > 0.0:
                 reflex[0] = restitution[c] * accumulated[c, 0]
-                _apply(response, c, reflex, twist)
+                apply_impulse(contact_rows, c, reflex, twist)
     return rounds

@@ -40,17 +40,19 @@ def gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions
 
 @kernel
 def correct_positions(model, settings, state, rows, flight, work, h, stats, loop_drives, body, probe_b, radius,
-                      surface_a, normal_a, local, directions, targets, jacobian, response, block, accumulated,
-                      friction, tightness, passes):
+                      surface_a, normal_a, local, directions, targets, contact_rows, block, accumulated,
+                      friction, tightness, passes, settle_wait):
     """The loop of sweeps: look ahead, correct the joints (and the loop drives), one projected
     Gauss-Seidel pass over the contacts; it ends when no joint is off by Dmax, the drives have
     settled and the contact impulses change by less than `tightness` Dmax. Returns (the joints and
     drives converged, the contacts did, the worst joint, its gap, passes made, whether the last
-    look-ahead still holds). Out of sweeps, the contacts count as converged if their last pass changed
-    no gap by Dmax or the direct step closed them: only their tight tolerance is missing, which a
-    smaller step would not reach faster. The joints' impulses take their levers at the step's start
-    here, whatever settings.levers says (and so the velocity correction's at its end:
-    work.levers_ready)."""
+    look-ahead still holds, the passes the next call waits before its direct step). Out of sweeps, the
+    contacts count as converged if their last pass changed no gap by Dmax or the direct step closed
+    them: only their tight tolerance is missing, which a smaller step would not reach faster. A direct
+    step that fails is tried again only after passes that did about its work, in this call or the next
+    (`settle_wait` passes in, the rest out), so that failing tries never cost more than the passes.
+    The joints' impulses take their levers at the step's start here, whatever settings.levers says
+    (and so the velocity correction's at its end: work.levers_ready)."""
     work.levers_ready[0] = False
     m = body.shape[0]
     gap_h, slip_h = np.empty(m), np.empty((m, 2))
@@ -59,7 +61,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     first_worst = -1.0
     joints_settled = False
     flight_valid = False
-    next_settle = 1  # the pass after which the direct step for the held contacts is tried (held_contacts.py)
+    next_settle = passes + settle_wait  # the pass after which the direct step for the held contacts is tried
     settled = False  # the last sweep ended in a direct step
     contact_change = np.inf
     joint, gap = -1, 0.0
@@ -67,26 +69,29 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     for _ in range(settings.max_corrections):
         joint, gap, first_worst, going = watched_look(model, settings, state, rows, flight, work, h, first_worst)
         if not going:
-            return False, False, joint, gap, passes, False
+            return False, False, joint, gap, passes, False, max(next_settle - passes, 1)
         gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions, flight.position,
                        flight.rotation, gap_h, slip_h)
         for c in range(m):
             gap_h[c] -= targets[c]
-            row_rates(jacobian, c, twist, rates_at_look[c])
+            row_rates(contact_rows, c, twist, rates_at_look[c])
         corrected, drive_change = correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats,
                                                             loop_drives, whole)
         joints_settled = corrected == 0 and drive_change < settings.dmax
         passes += 1
         # a resting body must not creep: its contacts converge far below Dmax per step
-        contact_change = position_pass(jacobian, response, block, accumulated, friction, gap_h, slip_h, rates_at_look,
+        contact_change = position_pass(contact_rows, block, accumulated, friction, gap_h, slip_h, rates_at_look,
                                        twist, h, passes % 2 == 0) / tightness
         flight_valid = corrected == 0 and drive_change == 0.0 and contact_change == 0.0
         if joints_settled and contact_change < settings.dmax:
-            return True, True, joint, gap, passes, flight_valid
+            return True, True, joint, gap, passes, flight_valid, max(next_settle - passes, 1)
         settled = False
         if passes >= next_settle and contact_change >= settings.dmax:  # the next sweep's pass measures what is left
-            settled = settle(jacobian, response, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h,
-                             tightness * settings.dmax / h)
-            if not settled:  # tried again after twice the passes: they may have found the support by then
-                next_settle = 2 * passes
-    return joints_settled, settled or contact_change * tightness < settings.dmax, joint, gap, passes, flight_valid
+            settled, settle_work = settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h,
+                                          tightness * settings.dmax / h)
+            # tried again once the passes have doubled (they may have found the support by then) and
+            # done about the work this try did, so that the tries at most double the loop's cost
+            if not settled:
+                next_settle = max(2 * passes, passes + settle_work // max(m, 1))
+    return (joints_settled, settled or contact_change * tightness < settings.dmax, joint, gap, passes, flight_valid,
+            max(next_settle - passes, 1))

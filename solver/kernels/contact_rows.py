@@ -1,6 +1,7 @@
-"""Contact rows at one instant: each contact's rows along d directions at its point, as dense rows
-over every body's twist, and their impulse responses through the joints (Schmitt §11's contact
-pairs act on a mechanism as its drives do: through the Schur complement of K, rows.through_joints)."""
+"""Contact rows at one instant: each contact's rows along d directions at its point, over the twists
+of its two bodies, and their impulse responses through the joints over the bodies those joints join
+(Schmitt §11's contact pairs act on a mechanism as its drives do: through the Schur complement of K,
+rows.through_joints). The arrays are arrays.ContactRowArrays; twists are (6 n,), linear | angular."""
 import numpy as np
 
 from .jit import kernel
@@ -9,20 +10,40 @@ from .vector import body_point, cross, dot, rotate, unrotate
 
 
 @kernel
-def jacobian_and_response(model, rows, position, body_a, body_b, point, directions):
-    """For m contacts of bodies a and b (m,) at world points (m, 3) with (m, d, 3) unit directions:
-    the rows J (d m, 6 n), a row's rate being A.(v_b + w_b x r_b - v_a - w_a x r_a), and their
-    responses through the joints W (6 n, d m): an impulse lambda of row r changes the twist by
-    lambda W[:, r]. Row c d + k is contact c's direction k."""
+def jacobian_and_response(model, rows, position, body_island, island_start, island_body, island_jointed, body_a,
+                          body_b, point, directions):
+    """For m contacts of bodies a and b (m,) at world points (m, 3) with (m, d, 3) unit directions: the
+    arrays of ContactRowArrays after `body`. A row's rate is A.(v_b + w_b x r_b - v_a - w_a x r_a); an
+    impulse lambda of row k of contact c changes the twist of each body its response lists by lambda
+    times that entry's row k, through the joints. Only the islands of a and b (arrays.joint_islands)
+    answer, so each contact's response lists those bodies alone."""
     m, d = directions.shape[0], directions.shape[1]
     n = position.shape[0]
-    jacobian = np.zeros((d * m, 6 * n))
-    response = np.empty((6 * n, d * m))
+    jacobian = np.zeros((m, d, 2, 6))
+    start = np.zeros(m + 1, dtype=np.int64)
+    for c in range(m):
+        island_a, island_b = body_island[body_a[c]], body_island[body_b[c]]
+        size = 0 if island_a < 0 else island_start[island_a + 1] - island_start[island_a]
+        if island_b >= 0 and island_b != island_a:
+            size += island_start[island_b + 1] - island_start[island_b]
+        start[c + 1] = start[c] + size
+    response_body = np.empty(start[m], dtype=np.int64)
+    response = np.empty((start[m], d, 6))
     block, plain, through = np.empty(6), np.zeros((n, 6)), np.empty((n, 6))
     for c in range(m):
+        entry = start[c]
+        for side in range(2):
+            island = body_island[body_a[c] if side == 0 else body_b[c]]
+            if island < 0 or (side == 1 and island == body_island[body_a[c]]):
+                continue
+            for k in range(island_start[island], island_start[island + 1]):
+                response_body[entry] = island_body[k]
+                entry += 1
+        joined = False  # a or b is held by joints: the response goes through them
+        for side in range(2):
+            island = body_island[body_a[c] if side == 0 else body_b[c]]
+            joined = joined or (island >= 0 and island_jointed[island])
         for k in range(d):
-            r = c * d + k
-            plain[:, :] = 0.0
             for side in range(2):
                 body = body_a[c] if side == 0 else body_b[c]
                 sign = -1.0 if side == 0 else 1.0
@@ -34,15 +55,103 @@ def jacobian_and_response(model, rows, position, body_a, body_b, point, directio
                 block[4] = sign * (lever[2] * direction[0] - lever[0] * direction[2])
                 block[5] = sign * (lever[0] * direction[1] - lever[1] * direction[0])
                 for i in range(6):
-                    jacobian[r, 6 * body + i] += block[i]
+                    jacobian[c, k, side, i] = block[i]
                 response_of(model, rows.inv_inertia_world, body, block, through[body])
                 for i in range(6):
                     plain[body, i] += through[body, i]
-            through_joints(model, rows, plain, through)
-            for b in range(n):
+            if joined:
+                through_joints(model, rows, plain, through)
+            else:
                 for i in range(6):
-                    response[6 * b + i, r] = through[b, i]
-    return jacobian, response
+                    through[body_a[c], i] = plain[body_a[c], i]
+                    through[body_b[c], i] = plain[body_b[c], i]
+            for e in range(start[c], start[c + 1]):
+                for i in range(6):
+                    response[e, k, i] = through[response_body[e], i]
+            for i in range(6):
+                plain[body_a[c], i] = 0.0
+                plain[body_b[c], i] = 0.0
+    return jacobian, start, response_body, response
+
+
+@kernel
+def row_rate(contact_rows, c, k, twist):
+    """The rate of row k of contact c for the (6 n,) twist."""
+    total = 0.0
+    for side in range(2):
+        body = contact_rows.body[c, side]
+        for i in range(6):
+            total += contact_rows.jacobian[c, k, side, i] * twist[6 * body + i]
+    return total
+
+
+@kernel
+def apply_impulse(contact_rows, c, impulse, twist):
+    """The (d,) impulse of contact c's rows applied to the (6 n,) twist."""
+    for e in range(contact_rows.response_start[c], contact_rows.response_start[c + 1]):
+        body = contact_rows.response_body[e]
+        for k in range(impulse.shape[0]):
+            if impulse[k] != 0.0:
+                for i in range(6):
+                    twist[6 * body + i] += contact_rows.response[e, k, i] * impulse[k]
+
+
+@kernel
+def rates(contact_rows, twist):
+    """(m, d) every row's rate for the (6 n,) twist."""
+    m, d = contact_rows.jacobian.shape[0], contact_rows.jacobian.shape[1]
+    out = np.empty((m, d))
+    for c in range(m):
+        for k in range(d):
+            out[c, k] = row_rate(contact_rows, c, k, twist)
+    return out
+
+
+@kernel
+def apply_impulses(contact_rows, impulses, twist):
+    """(m, d) impulses of every contact's rows applied to the (6 n,) twist."""
+    for c in range(impulses.shape[0]):
+        apply_impulse(contact_rows, c, impulses[c], twist)
+
+
+@kernel
+def coupling(contact_rows, c, k, e, j):
+    """K's entry between row k of contact c and row j of contact e: the rate of c's row k per unit
+    impulse of e's row j."""
+    total = 0.0
+    for side in range(2):
+        body = contact_rows.body[c, side]
+        for entry in range(contact_rows.response_start[e], contact_rows.response_start[e + 1]):
+            if contact_rows.response_body[entry] == body:
+                for i in range(6):
+                    total += contact_rows.jacobian[c, k, side, i] * contact_rows.response[entry, j, i]
+    return total
+
+
+@kernel
+def matrix(contact_rows):
+    """(d m, d m) K = J W over every row, row c d + k for contact c's row k; entries between contacts
+    that share no island are 0."""
+    m, d = contact_rows.jacobian.shape[0], contact_rows.jacobian.shape[1]
+    out = np.zeros((d * m, d * m))
+    for c in range(m):
+        for e in range(m):
+            for k in range(d):
+                for j in range(d):
+                    out[c * d + k, e * d + j] = coupling(contact_rows, c, k, e, j)
+    return out
+
+
+@kernel
+def blocks(contact_rows):
+    """(m, d, d) each contact's own block of K."""
+    m, d = contact_rows.jacobian.shape[0], contact_rows.jacobian.shape[1]
+    out = np.empty((m, d, d))
+    for c in range(m):
+        for k in range(d):
+            for j in range(d):
+                out[c, k, j] = coupling(contact_rows, c, k, c, j)
+    return out
 
 
 @kernel

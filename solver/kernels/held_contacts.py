@@ -15,6 +15,7 @@ Arrays as kernels/contact.py names them, m contacts and n bodies.
 import numpy as np
 
 from .contact import look_ahead_residual
+from .contact_rows import apply_impulses, coupling, row_rate
 from .jit import kernel
 from .sparse import DEPENDENT_PIVOT
 
@@ -23,67 +24,68 @@ from .sparse import DEPENDENT_PIVOT
 # step takes the least of them: K + SPREAD diag(K) first, then the exact K for the remainder.
 SPREAD = 1e-4
 SUPPORT_GUESSES = 8  # corrections of the guessed support before the passes are left to find it
+# About as much work as one contact's projection in a pass (kernels/contact._project, its Coulomb
+# iteration included), counted in multiply-adds of the direct step's L D L^T
+PROJECTION_WORK = 400
 
 
 @kernel
-def settle(jacobian, response, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h, tolerance):
+def settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h, tolerance):
     """The impulses that close the look-ahead gaps and slips (as contact.position_pass measures them)
     of the contacts that press, and leave every other contact open to within `tolerance` (a rate,
     m/s), applied to `accumulated` and `twist`, if every pressing contact can stick. A frictionless
-    contact holds only its normal. Returns whether they were applied."""
+    contact holds only its normal. Returns whether they were applied, and the work done as a number
+    of contact projections (PROJECTION_WORK)."""
     m = accumulated.shape[0]
     rates = np.empty(3)
     residual = np.empty((m, 3))
     for c in range(m):
-        look_ahead_residual(jacobian, gap_h, slip_h, rates_at_look, twist, h, c, rates, residual[c])
+        look_ahead_residual(contact_rows, gap_h, slip_h, rates_at_look, twist, h, c, rates, residual[c])
     pressing = np.empty(m, dtype=np.bool_)
     for c in range(m):
         pressing[c] = accumulated[c, 0] > 0.0 or residual[c, 0] < -tolerance
     # what the current impulses do to the twist: the held rows' right side is K_H l - r_H
     current = np.zeros(twist.shape[0])
-    for i in range(twist.shape[0]):
-        for row in range(3 * m):
-            current[i] += response[i, row] * accumulated[row // 3, row % 3]
+    apply_impulses(contact_rows, accumulated, current)
+    coupled = blocks_of_k(contact_rows)
+    work = coupled[1].shape[0] * 108 // PROJECTION_WORK  # 9 couplings a block, each over two bodies
     after = np.zeros((m, 3))
     change = np.empty(twist.shape[0])
     consistent = False
     for _ in range(SUPPORT_GUESSES):
-        if not _held_impulses(jacobian, response, friction, residual, current, pressing, after):
-            return False
-        for i in range(twist.shape[0]):
-            change[i] = 0.0
-            for row in range(3 * m):
-                change[i] += response[i, row] * (after[row // 3, row % 3] - accumulated[row // 3, row % 3])
+        held_work = _held_impulses(contact_rows, coupled, friction, residual, current, pressing, after)
+        if held_work < 0:
+            return False, work
+        work += held_work // PROJECTION_WORK
+        change[:] = 0.0
+        apply_impulses(contact_rows, after - accumulated, change)
         consistent = True
         for c in range(m):
             if pressing[c] and after[c, 0] < 0.0:  # it lets go
                 pressing[c] = False
                 consistent = False
-            elif not pressing[c]:
-                opening = residual[c, 0]
-                for i in range(twist.shape[0]):
-                    opening += jacobian[3 * c, i] * change[i]
-                if opening < -tolerance:  # pushed in by the others' impulses: it presses too
-                    pressing[c] = True
-                    consistent = False
+            elif not pressing[c] and residual[c, 0] + row_rate(contact_rows, c, 0, change) < -tolerance:
+                pressing[c] = True  # pushed in by the others' impulses: it presses too
+                consistent = False
         if consistent:
             break
     if not consistent:
-        return False
+        return False, work
     for c in range(m):
         if np.hypot(after[c, 1], after[c, 2]) > friction[c] * after[c, 0]:
-            return False  # sliding: its friction is not a linear row
+            return False, work  # sliding: its friction is not a linear row
     for i in range(twist.shape[0]):
         twist[i] += change[i]
     accumulated[:, :] = after
-    return True
+    return True, work
 
 
 @kernel
-def _held_impulses(jacobian, response, friction, residual, current, pressing, after):
+def _held_impulses(contact_rows, coupled, friction, residual, current, pressing, after):
     """after (m, 3) <- the impulses of the pressing contacts that close their gaps and slips, the least
-    along K's null space, and 0 for the others. `current` (6 n,) is what the impulses so far do to the
-    twist. Returns False if no contact presses."""
+    along K's null space, and 0 for the others. `coupled`: K's blocks (blocks_of_k). `current` (6 n,)
+    is what the impulses so far do to the twist. Returns the multiply-adds of its factorisations, -1
+    if no contact presses."""
     m = after.shape[0]
     held = np.empty(3 * m, dtype=np.int64)  # the held rows, 3 c + direction (0 normal, 1-2 tangents)
     count = 0
@@ -93,59 +95,138 @@ def _held_impulses(jacobian, response, friction, residual, current, pressing, af
                 held[count] = 3 * c + r
                 count += 1
     if count == 0:
-        return False
-    matrix = np.empty((count, count))  # K over the held rows: J response
+        return -1
+    matrix = np.zeros((count, count))  # K over the held rows: J W
     rhs = np.empty(count)
+    position = np.full(3 * m, -1, dtype=np.int64)  # each row's place among the held
     for p in range(count):
-        row = held[p]
-        for q in range(count):
-            total = 0.0
-            for i in range(current.shape[0]):
-                total += jacobian[row, i] * response[i, held[q]]
-            matrix[p, q] = total
-        total = -residual[row // 3, row % 3]
-        for i in range(current.shape[0]):
-            total += jacobian[row, i] * current[i]
-        rhs[p] = total
+        position[held[p]] = p
+    block_start, block_contact, block = coupled
+    for p in range(count):
+        c, k = held[p] // 3, held[p] % 3
+        for b in range(block_start[c], block_start[c + 1]):
+            e = block_contact[b]
+            for j in range(3):
+                q = position[3 * e + j]
+                if q >= 0:
+                    matrix[p, q] = block[b, k, j]
+        rhs[p] = row_rate(contact_rows, c, k, current) - residual[c, k]
     spread = matrix.copy()
     for p in range(count):
         spread[p, p] *= 1.0 + SPREAD
     solution = rhs.copy()
-    _solve_dropping_dependent(spread, solution)
+    work = _solve_dropping_dependent(spread, solution)
     remainder = rhs.copy()  # what the spread solution leaves, solved exactly
     for p in range(count):
         for q in range(count):
             remainder[p] -= matrix[p, q] * solution[q]
-    _solve_dropping_dependent(matrix, remainder)
+    work += _solve_dropping_dependent(matrix, remainder)
     after[:, :] = 0.0
     for p in range(count):
         after[held[p] // 3, held[p] % 3] = solution[p] + remainder[p]
-    return True
+    return work + 2 * count * count
+
+
+@kernel
+def blocks_of_k(contact_rows):
+    """K's (3, 3) blocks between contacts that share a body their impulses move, by rows: contact c's
+    are block[block_start[c]:block_start[c + 1]], with block_contact the other contact of each.
+    Returns (block_start (m + 1,), block_contact, block)."""
+    m = contact_rows.body.shape[0]
+    seen = np.zeros(m, dtype=np.bool_)
+    listed = np.empty(m, dtype=np.int64)
+    by_body_start, by_body = contacts_by_body(contact_rows)
+    block_start = np.zeros(m + 1, dtype=np.int64)
+    partners = np.empty(m * m if m < 64 else 64 * m, dtype=np.int64)
+    count = 0
+    for c in range(m):
+        found = 0
+        for side in range(2):
+            body = contact_rows.body[c, side]
+            for k in range(by_body_start[body], by_body_start[body + 1]):
+                e = by_body[k]
+                if not seen[e]:
+                    seen[e] = True
+                    listed[found] = e
+                    found += 1
+        if count + found > partners.shape[0]:
+            grown = np.empty(2 * (count + found), dtype=np.int64)
+            grown[:count] = partners[:count]
+            partners = grown
+        for k in range(found):
+            partners[count + k] = listed[k]
+            seen[listed[k]] = False
+        count += found
+        block_start[c + 1] = count
+    block = np.empty((count, 3, 3))
+    for c in range(m):
+        for b in range(block_start[c], block_start[c + 1]):
+            for k in range(3):
+                for j in range(3):
+                    block[b, k, j] = coupling(contact_rows, c, k, partners[b], j)
+    return block_start, partners[:count], block
+
+
+@kernel
+def contacts_by_body(contact_rows):
+    """For every body, the contacts whose impulses move it: (n + 1,) where each body's start, and the
+    contacts, by body."""
+    n = 0
+    for e in range(contact_rows.response_body.shape[0]):
+        n = max(n, contact_rows.response_body[e] + 1)
+    for c in range(contact_rows.body.shape[0]):
+        n = max(n, contact_rows.body[c, 0] + 1, contact_rows.body[c, 1] + 1)
+    start = np.zeros(n + 1, dtype=np.int64)
+    m = contact_rows.body.shape[0]
+    for c in range(m):
+        for e in range(contact_rows.response_start[c], contact_rows.response_start[c + 1]):
+            start[contact_rows.response_body[e] + 1] += 1
+    for b in range(n):
+        start[b + 1] += start[b]
+    filled = start[:n].copy()
+    contacts = np.empty(start[n], dtype=np.int64)
+    for c in range(m):
+        for e in range(contact_rows.response_start[c], contact_rows.response_start[c + 1]):
+            body = contact_rows.response_body[e]
+            contacts[filled[body]] = c
+            filled[body] += 1
+    return start, contacts
 
 
 @kernel
 def _solve_dropping_dependent(matrix, rhs):
     """rhs <- a solution of matrix x = rhs (symmetric, positive semi-definite) by L D L^T in place,
     a row whose pivot is below DEPENDENT_PIVOT of its diagonal taken as dependent on the rows before
-    it (its impulse 0, as kernels/sparse.py drops a joint's)."""
+    it (its impulse 0, as kernels/sparse.py drops a joint's). Right-looking, each column's update
+    over its entries that are not 0: contacts that share no body leave K's entries 0. Returns the
+    multiply-adds it made."""
     n = rhs.shape[0]
     pivot = np.empty(n)
+    diagonal = np.empty(n)
+    for k in range(n):
+        diagonal[k] = matrix[k, k]
+    entries = np.empty(n, dtype=np.int64)
+    work = n * n  # the two triangular solves
     for k in range(n):
         own = matrix[k, k]
-        for j in range(k):
-            if pivot[j] != np.inf:
-                own -= matrix[k, j] * matrix[k, j] * pivot[j]
-        dependent = not own > DEPENDENT_PIVOT * matrix[k, k]
+        dependent = not own > DEPENDENT_PIVOT * diagonal[k]
         pivot[k] = np.inf if dependent else own
+        count = 0
         for i in range(k + 1, n):
             if dependent:
                 matrix[i, k] = 0.0
-                continue
-            total = matrix[i, k]
-            for j in range(k):
-                if pivot[j] != np.inf:
-                    total -= matrix[i, j] * matrix[k, j] * pivot[j]
-            matrix[i, k] = total / own
+            elif matrix[i, k] != 0.0:
+                entries[count] = i
+                count += 1
+        work += count * (count + 1) // 2
+        for p in range(count):  # the trailing lower triangle less L[:, k] D_k L[:, k]^T
+            i = entries[p]
+            scaled = matrix[i, k] / own
+            for q in range(p + 1):
+                j = entries[q]
+                matrix[i, j] -= scaled * matrix[j, k]
+        for p in range(count):
+            matrix[entries[p], k] /= own
     for k in range(n):  # L y = rhs
         for j in range(k):
             rhs[k] -= matrix[k, j] * rhs[j]
@@ -154,3 +235,4 @@ def _solve_dropping_dependent(matrix, rhs):
     for k in range(n - 1, -1, -1):  # L^T x = z
         for i in range(k + 1, n):
             rhs[k] -= matrix[i, k] * rhs[i]
+    return work

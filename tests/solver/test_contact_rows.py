@@ -23,9 +23,18 @@ def box_simulation(joints=()) -> Simulation:
 
 
 def responses(sim, point, directions):
-    """Jacobian (d, 6n) and response (6n, d) of one contact of the box (body 1) against the world."""
-    return sim.rows_through_joints(np.array([0]), np.array([1]), np.asarray([point], dtype=float),
+    """Jacobian (d, 6n) and response (6n, d) of one contact of the box (body 1) against the world, as
+    dense matrices over every body's twist."""
+    rows = sim.rows_through_joints(np.array([0]), np.array([1]), np.asarray([point], dtype=float),
                                    np.asarray([directions], dtype=float))
+    d, n = len(directions), len(sim.model.body_names)
+    jacobian, response = np.zeros((d, 6 * n)), np.zeros((6 * n, d))
+    for side, body in enumerate(rows.body[0]):
+        jacobian[:, 6 * body:6 * body + 6] += rows.jacobian[0, :, side]
+    for entry in range(rows.response_start[0], rows.response_start[1]):
+        body = rows.response_body[entry]
+        response[6 * body:6 * body + 6] = rows.response[entry].T
+    return jacobian, response
 
 
 def test_a_free_body_answers_a_contact_impulse_by_its_mass_and_inertia():
