@@ -1,4 +1,4 @@
-"""Issue 9 point 2: Animated bodies. A body the artist animates (keys, drivers, constraints, parents)
+"""Animated bodies. A body the artist animates (keys, drivers, constraints, parents)
 follows its own animation through the bake and drives the mechanism through its joints and contacts
 with the velocity its animation has; it is never keyed, and its animation is left as it was."""
 import math

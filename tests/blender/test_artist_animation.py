@@ -1,4 +1,4 @@
-"""Issue 9 point 1 and issue 10 item 11: nothing the artist made is lost. The artist's animation is kept
+"""Nothing the artist made is lost. The artist's animation is kept
 beside the bake and given back by Clear; a bake starts from what the artist sees; Validate and a
 failed or cancelled bake leave even unkeyed edits alone."""
 import math

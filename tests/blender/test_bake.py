@@ -111,7 +111,7 @@ def test_keyed_motor_target_is_followed():
 
 
 def test_a_servo_keyed_past_its_limits_without_a_torque_limit_is_named_and_nothing_is_written():
-    """Issue 8.1 in the UI: an arm on a hinge limited to +-60 degrees, its servo at Max Torque 0
+    """In the UI: an arm on a hinge limited to +-60 degrees, its servo at Max Torque 0
     (unlimited), its target keyed with Constant interpolation to jump to 90 degrees at frame 12.
     Baking stops with a report naming the joint and the jump, in degrees, where it said that another
     joint "kept a gap" of a fraction of a micrometre; the arm is left without keys."""

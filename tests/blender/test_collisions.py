@@ -29,8 +29,8 @@ def test_box_lands_on_a_fixed_floor_and_rests_on_it(method):
 
 @pytest.mark.parametrize("method", ["IMPULSE", "LCP"])
 def test_three_equal_crates_stacked_stand_still(method):
-    """Issue 8.2 as an artist builds it: three 0.4 m crates (cubes with unapplied scale, the middle one
-    turned 90 degrees about z, which leaves its shape where it was) stacked on a Fixed floor mesh,
+    """Resting contact as an artist builds it: three 0.4 m crates (cubes with unapplied scale, the
+    middle one turned 90 degrees about z, which leaves its shape where it was) stacked on a Fixed floor mesh,
     frames 10-85 at 25 fps. Their corners sit on the edges of the faces below; over 3 s none moves
     (the top one used to end 0.8 m away)."""
     add_box("Floor", (3.0, 3.0, 0.2), (0, 0, -0.1), role="FIXED", shape="MESH")
@@ -76,9 +76,9 @@ def test_non_finite_vertices_are_named():
 @pytest.mark.parametrize("method", ["IMPULSE", "LCP"])
 @pytest.mark.parametrize("floor_kind", ["PLANE", "CUBE"])
 def test_a_crate_placed_into_the_floor_comes_out_and_rests_on_it(floor_kind, method):
-    """Issue 8.3 as an artist meets it: a Plane primitive (an open sheet) or a Cube scaled flat (a
-    closed slab, scale unapplied) as the Fixed floor, and a 0.4 m crate, turned about z, placed 30 mm
-    into it; frames 5-40 at 30 fps. The crate rises out at no more than 0.2 m/s and rests on the
+    """A body placed into the floor, as an artist meets it: a Plane primitive (an open sheet) or a
+    Cube scaled flat (a closed slab, scale unapplied) as the Fixed floor, and a 0.4 m crate, turned
+    about z, placed 30 mm into it; frames 5-40 at 30 fps. The crate rises out at no more than 0.2 m/s and rests on the
     floor, and the bake's report names the crate, the floor and the depth. It fell through the Plane
     (18 m down in 2 s) and sank onto the inside of the slab's bottom face, with no warning."""
     if floor_kind == "PLANE":

@@ -1,4 +1,5 @@
-"""Issue 10 item 11: scenes an artist can make that used to raise, bake wrong or join the world."""
+"""Scenes an artist can make with a body missing, deleted or linked from a library: each is named by
+Validate and the bake, never raises, bakes wrong or silently joins a joint to the world."""
 import bpy
 import numpy as np
 import pytest

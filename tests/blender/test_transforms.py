@@ -1,4 +1,4 @@
-"""Issue 9 point 3: every transform an artist uses is honoured, or refused by name."""
+"""Every transform an artist uses is honoured, or refused by name."""
 import math
 
 import bpy

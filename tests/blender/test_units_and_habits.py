@@ -1,4 +1,4 @@
-"""Issue 9 point 4: the artist's units and habits. Angles and lengths are typed in Blender's units,
+"""The artist's units and habits. Angles and lengths are typed in Blender's units,
 Add Joint says what it did, and Validate lists every problem at once in the artist's words."""
 import math
 

@@ -323,7 +323,7 @@ def puck(name="puck", x=0.0, sides=30) -> dict:
 
 def test_a_face_resting_on_a_face_touches_at_four_corners_spanning_it():
     """A 30-sided puck flat on the floor: its manifold is four of its 30 corners, spanning nearly
-    the whole face, and it rests still (issue 10, item 9: 40 contacts, one per corner, took the LCP
+    the whole face, and it rests still (the LCP cannot afford one contact per corner: 40 of them took
     19 s per step)."""
     from mechbake.solver.contact.detection import find_contacts
 

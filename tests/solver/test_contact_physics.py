@@ -1,4 +1,4 @@
-"""Issue 24's contact physics against analytic answers, by both methods: a box dropped flat lands dead
+"""Contact physics against analytic answers, by both methods: a box dropped flat lands dead
 with restitution 0 whatever its inertia and rises e^2 h0 with restitution e; a Newton's cradle of
 touching balls (or balls a millimetre apart) with e = 1 passes the first ball's speed to the last; no
 run gains energy."""

@@ -1,4 +1,4 @@
-"""Over-constrained mechanisms and singular positions (issue 8, point 4): dependent rows of the §7
+"""Over-constrained mechanisms and singular positions: dependent rows of the §7
 system cost no energy and no accuracy, and a four-bar passes its flat position."""
 import numpy as np
 import pytest
@@ -153,7 +153,7 @@ def test_a_whipping_chain_keeps_its_energy_when_the_step_resolves_the_whips(solv
     assert largest < 2.0
 
 
-@pytest.mark.xfail(strict=True, reason="issue 8, point 4, open: at h = 0.01 the middle rods of a whip turn 0.3 rad "
+@pytest.mark.xfail(strict=True, reason="known limit: at h = 0.01 the middle rods of a whip turn 0.3 rad "
                    "a step and the look-ahead's own solution gains 42 J (P-step 4 takes back 28 J); both solvers "
                    "reach the same impulses from the same state (h = 0.005: -0.6 J); which meets such a step is chaos. "
                    "Schmitt's 8-Loop has such steps too (19 J given by the joint correction, 4.5 J of it kept): its "
@@ -165,7 +165,7 @@ def test_a_whipping_chain_keeps_its_energy_at_the_default_step():
     assert largest < 5.0
 
 
-@pytest.mark.xfail(strict=True, reason="issue 8, point 4, open: near the flat position K has a direction 1e-4 as stiff "
+@pytest.mark.xfail(strict=True, reason="known limit: near the flat position K has a direction 1e-4 as stiff "
                    "as the rest, and the ground's misfit (below Dmax) lies along it. The system solve closes it "
                    "anyway, and in a step that crosses the flat its sweeps grow the gaps (to 71 m in one) instead: "
                    "likely because an impulse at the step's start along that direction moves the landing's gap with "

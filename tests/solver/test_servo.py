@@ -152,7 +152,7 @@ def rocking_four_bar(target) -> dict:
     (rocking_four_bar([[0, 0], [1.0, 1.6]]), "drive", "goes from 0° to 91.67° (0 to 1.6 rad) between t = 0 and 1 s"),
 ], ids=["past-its-limit", "four-bar-jump", "four-bar-ramp"])
 def test_a_servo_without_a_torque_limit_asked_where_the_mechanism_cannot_go_is_named(mechanism, joint, asked):
-    """Issue 8.1: a servo without a torque limit follows its target exactly, so a target the mechanism
+    """A servo without a torque limit follows its target exactly, so a target the mechanism
     cannot reach (past a limit, beyond a four-bar's dead point at 1.32 rad, whether keyed as a jump
     or a ramp) leaves no step that closes the joints. The error names the servo's joint and what its
     target does, where it named the joint left with a gap ("joint 'elbow' kept a gap of 3.18e-05 m")."""

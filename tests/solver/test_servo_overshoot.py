@@ -1,5 +1,5 @@
 """A position servo with a neighbour, a load or a keyed target reaches its target at the time its torque
-allows and stops there (issue 25): the upright box arm of mechanisms.upright_servo_arm, its shoulder servo
+allows and stops there, without overshoot: the upright box arm of mechanisms.upright_servo_arm, its shoulder servo
 turning it 0 -> 110° while the elbow's servo holds the forearm. The servo brakes on the inertia it moves
 with the elbow held, against gravity's pull over the way left, and no faster than it can stop where a
 keyed target stops. A velocity motor at its limit applies its torque centred, half before the flight and

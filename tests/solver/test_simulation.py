@@ -50,7 +50,7 @@ def test_contradictory_constraints_raise_simulation_diverged_naming_time_and_joi
 def test_a_step_that_cannot_be_taken_ends_in_a_named_error_after_bounded_work(levers):
     """Under a gravity of 1e12 m/s² no step short enough keeps the rod on its pivot: the run stops with
     SimulationDiverged naming the joint once a step has used its budget of sub-steps, instead of halving for
-    minutes (issue 10, item 3)."""
+    minutes."""
     data = mechanisms.pendulum()
     data["gravity"] = [0.0, 0.0, -1e12]
     sim = simulate(data, levers=levers)
