@@ -1,8 +1,9 @@
 """Ballistic motion of every body (Schmitt §3), the look-ahead (3.7) and P-step 3.
 
 The centre of mass falls freely (3.4); the rotation follows Euler's equation (3.3) expanded in a
-Taylor series of the chosen order. Bodies that cannot turn (the world, fixed bodies, particles)
-keep their rotation exactly; animated bodies are where their motion puts them.
+Taylor series of the chosen order, summed over pieces of the step short enough for it to converge.
+Bodies that cannot turn (the world, fixed bodies, particles) keep their rotation exactly; animated
+bodies are where their motion puts them.
 """
 from math import comb, factorial
 
@@ -18,6 +19,7 @@ ORTHONORMAL_TOLERANCE = 1e-13
 ORTHONORMAL_PASSES = 4
 # the largest angle by which omega turns the body, or omega_1 turns omega, in one piece of a turn
 MAX_PIECE_TURN = 0.25
+MAX_PIECES = 64  # pieces of one turn at most: 16 rad a step
 
 
 @borrowing_kernel
@@ -151,7 +153,10 @@ def flight_pieces(terms, h):
     rate = speed
     if speed > 0.0:
         rate = max(rate, np.sqrt(terms[1, 0] ** 2 + terms[1, 1] ** 2 + terms[1, 2] ** 2) / speed)
-    return max(1, int(np.ceil(rate * h / MAX_PIECE_TURN)))
+    pieces = rate * h / MAX_PIECE_TURN
+    if not pieces <= MAX_PIECES:  # beyond any series (or not a number): the step's halving takes over
+        return MAX_PIECES
+    return max(1, int(np.ceil(pieces)))
 
 
 @borrowing_kernel
