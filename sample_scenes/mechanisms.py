@@ -180,6 +180,19 @@ def hanging_zigzag(**settings) -> dict:
     return {"format": FORMAT, "gravity": G, "settings": settings, "bodies": bodies, "joints": joints}
 
 
+def heavy_top(tilt_deg: float = 30.0, spin: float = 150.0, **settings) -> dict:
+    """A disc top (1 kg, radius 0.1 m, its centre 0.1 m up its axis from the tip) on a ball joint at its
+    tip, the axis tilted `tilt_deg` from the vertical about x, spinning at `spin` rad/s about that axis."""
+    mass, radius, height = 1.0, 0.1, 0.1
+    tilt = math.radians(tilt_deg)
+    axis = [0.0, -math.sin(tilt), math.cos(tilt)]  # body z, turned by tilt about world x
+    body = {"name": "top", "mass": mass, "inertia": [mass * radius**2 / 4, mass * radius**2 / 4, mass * radius**2 / 2],
+            "position": [height * c for c in axis], "orientation": [math.cos(tilt / 2), math.sin(tilt / 2), 0.0, 0.0],
+            "angular_velocity": [spin * c for c in axis]}
+    joints = [{"name": "tip", "type": "ball", "body_a": "world", "body_b": "top", "anchor": [0.0, 0.0, 0.0]}]
+    return {"format": FORMAT, "gravity": G, "settings": settings, "bodies": [body], "joints": joints}
+
+
 def spring_suspension(method: str = "soft") -> dict:
     """A 4 kg box hung from four springs at the corners of a frame, released from the springs' rest length."""
     corners = [[x, y, 0.0] for x in (-0.5, 0.5) for y in (-0.5, 0.5)]

@@ -136,9 +136,8 @@ FlightArrays = namedtuple("FlightArrays", [
     "position",  # (n, 3) at t + h
     "rotation",  # (n, 3, 3) at t + h, orthonormalised
     "velocity",  # (n, 3) at t + h
-    "spin",  # (n, 3) angular velocity at t + h, world, of bodies whose motion is given (0 for the others
-             # that cannot turn)
-    "omega_terms",  # (n, order + 1, 3) omega and its derivatives at t, body frame
+    "spin",  # (n, 3) angular velocity at t + h, world
+    "omega_terms",  # (n, order + 1, 3) omega and its derivatives at the start of the turn's last piece, body frame
     # workspace of one body's turn (flight.fly)
     "derivatives",  # (order + 2, 3, 3) the rotation's derivatives
     "increment",  # (3, 3) its turn over h, body frame

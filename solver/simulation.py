@@ -19,6 +19,7 @@ from .arrays import (ContactRowArrays, StateArrays, flight_arrays, joint_islands
                      work_arrays)
 from .errors import ModelError, SimulationDiverged
 from .frames import Frames
+from .free_turn import check_free_turns, free_bodies, rotation_energy
 from .integrator import fly
 from .mass_fault import extreme_body
 from .model import Model, Settings
@@ -32,6 +33,8 @@ from .contact.reduction import four_per_face
 from .state import State
 from .stepping import GROW_AFTER, MAX_HALVINGS, MAX_STEPS_PER_RUN, MAX_SUBSTEPS, SLOW_SUBSTEPS, SLOW_TOTAL
 
+# a run without a callback takes all its steps in one kernel call, or calls of this many when free bodies are watched
+FREE_TURN_STEPS = 100
 LCP_ROUNDS = 6  # turns of the contact LCP and the joint correction within one step
 CONTACT_TIGHTNESS = 1e-3  # contact impulses converge to this fraction of Dmax per step
 # rounds in which the manifolds at the corrected look-ahead may add points the loop then holds too
@@ -97,6 +100,8 @@ class Simulation:
         for body in np.flatnonzero(model.body_animated):  # where its motion is at the start, and how it moves
             motion.motion_at(self._arrays, body, 0.0, state.frames.position[body], state.frames.rotation[body],
                              state.twist[body, :3], state.twist[body, 3:])
+        self._free_bodies = free_bodies(model)  # (f,) bodies that turn torque-free, watched (free_turn.py)
+        self._free_energy = rotation_energy(model, self._free_bodies, state.frames.rotation, state.twist)  # (f,) J
         self._lcp_gap_now, self._lcp_overlapping = np.zeros(0), np.zeros(0, dtype=bool)  # the LCP's contacts now
         # which of each contact's LCP unknowns were positive last (lcp.apply_lcp_impulses)
         self._lcp_supports: dict = {}
@@ -136,6 +141,12 @@ class Simulation:
         else:
             self._advance(self.h)
         self.stats["steps"] += 1
+        self._watch_free_turns()
+
+    def _watch_free_turns(self) -> None:
+        """A free body whose energy of rotation grew ends the run (free_turn.check_free_turns)."""
+        if self._free_bodies.size:
+            check_free_turns(self.model, self._free_bodies, self._free_energy, self.state)
 
     def run(self, duration: float, callback=None) -> None:
         """Advance by `duration` (rounded to whole steps). callback(sim) runs after every step; if it
@@ -150,7 +161,12 @@ class Simulation:
         if callback is not None and callback(self) is False:
             return
         if callback is None and not self.model.contacts.enabled:
-            self._advance_jointed(self.h, steps - 1, counted=True)
+            left = steps - 1
+            while left:  # the free bodies watched every FREE_TURN_STEPS steps
+                taken = min(left, FREE_TURN_STEPS) if self._free_bodies.size else left
+                self._advance_jointed(self.h, taken, counted=True)
+                self._watch_free_turns()
+                left -= taken
             return
         for _ in range(steps - 1):
             self.step()

@@ -1,6 +1,10 @@
 """Measurements shared by tests and benchmarks: sign changes of a signal, exact pendulum periods, servo arms,
-the exact N-four-bar."""
+the exact N-four-bar, the heavy top."""
 import math
+
+import numpy as np
+
+from mechbake.solver.rotation import quaternion_to_matrix
 
 
 def zero_crossings(times, values) -> list[float]:
@@ -190,3 +194,57 @@ def resting_motion(sim, names, seconds: float) -> dict:
 
 def distance(a, b) -> float:
     return math.dist([float(x) for x in a], [float(x) for x in b])
+
+
+def heavy_top_axes(data: dict, duration: float, sample: float, step: float) -> np.ndarray:
+    """(samples + 1, 3) the axis (body z) of a top on a ball joint at the world origin every `sample` s,
+    from its own equations: J_tip w' = -w x J_tip w + r x R^T m g in the body frame, q' = q (0, w) / 2;
+    plain floats, RK4 at `step`."""
+    body = data["bodies"][0]
+    mass = body["mass"]
+    centre = np.array(body["position"])
+    q0 = np.array(body["orientation"], dtype=float)
+    rotation = quaternion_to_matrix(q0)
+    lever = float(np.linalg.norm(centre))  # the centre lies on body z
+    inertia = [body["inertia"][0] + mass * lever**2, body["inertia"][1] + mass * lever**2, body["inertia"][2]]
+    w = list(rotation.T @ np.array(body["angular_velocity"]))
+    gravity = -data["gravity"][2] * mass * lever  # m g l
+
+    def rates(q, w):
+        qw, qx, qy, qz = q
+        # gravity (0, 0, -g) in the body frame is -g times the third row of R
+        down = (2 * (qx * qz - qw * qy), 2 * (qy * qz + qw * qx), 1 - 2 * (qx * qx + qy * qy))
+        torque = (gravity * down[1], -gravity * down[0], 0.0)  # (0, 0, l) x m g_body
+        l0, l1, l2 = inertia[0] * w[0], inertia[1] * w[1], inertia[2] * w[2]
+        dw = ((torque[0] - (w[1] * l2 - w[2] * l1)) / inertia[0], (torque[1] - (w[2] * l0 - w[0] * l2)) / inertia[1],
+              (torque[2] - (w[0] * l1 - w[1] * l0)) / inertia[2])
+        dq = (0.5 * (-qx * w[0] - qy * w[1] - qz * w[2]), 0.5 * (qw * w[0] + qy * w[2] - qz * w[1]),
+              0.5 * (qw * w[1] + qz * w[0] - qx * w[2]), 0.5 * (qw * w[2] + qx * w[1] - qy * w[0]))
+        return dq, dw
+
+    def shifted(x, dx, a):
+        return tuple(v + a * d for v, d in zip(x, dx))
+
+    q, w = tuple(q0 / np.linalg.norm(q0)), tuple(w)
+    per_sample = round(sample / step)
+    axes = [quaternion_to_matrix(q)[:, 2]]
+    for _ in range(round(duration / sample)):
+        for _ in range(per_sample):
+            k1q, k1w = rates(q, w)
+            k2q, k2w = rates(shifted(q, k1q, step / 2), shifted(w, k1w, step / 2))
+            k3q, k3w = rates(shifted(q, k2q, step / 2), shifted(w, k2w, step / 2))
+            k4q, k4w = rates(shifted(q, k3q, step), shifted(w, k3w, step))
+            q = tuple(v + step / 6 * (a + 2 * b + 2 * c + d) for v, a, b, c, d in zip(q, k1q, k2q, k3q, k4q))
+            w = tuple(v + step / 6 * (a + 2 * b + 2 * c + d) for v, a, b, c, d in zip(w, k1w, k2w, k3w, k4w))
+            norm = math.sqrt(sum(v * v for v in q))
+            q = tuple(v / norm for v in q)
+        axes.append(quaternion_to_matrix(q)[:, 2])
+    return np.array(axes)
+
+
+def precession_and_tilt(axes: np.ndarray, sample: float) -> tuple[float, np.ndarray]:
+    """A top's axes every `sample` s: the azimuth's fitted rate, rad/s, and the tilt at each, degrees."""
+    azimuth = np.unwrap(np.arctan2(axes[:, 1], axes[:, 0]))
+    times = sample * np.arange(len(axes))
+    rate = np.polyfit(times, azimuth, 1)[0]
+    return float(rate), np.degrees(np.arccos(np.clip(axes[:, 2], -1, 1)))

@@ -397,7 +397,7 @@ def advance(model, settings, state, rows, flight, work, h):
     """P-step 3 and what follows it up to the velocity correction: land on the flight, move the joint
     coordinates and the clock on, rows at the new instant, the second half of the explicit forces.
     Returns False when the state became non-finite."""
-    land(model, settings.taylor_order, h, flight, state.position, state.rotation, state.twist)
+    land(flight, state.position, state.rotation, state.twist)
     axis_coordinates(model, state.position, state.rotation, state.axis_coordinate, state.axis_coordinate, work)
     state.time[0] += h
     if not is_finite(state):

@@ -1,8 +1,9 @@
 """Ballistic motion of every body (Schmitt §3), the look-ahead (3.7) and P-step 3.
 
 The centre of mass falls freely (3.4); the rotation follows Euler's equation (3.3) expanded in a
-Taylor series of the chosen order. Bodies that cannot turn (the world, fixed bodies, particles)
-keep their rotation exactly; animated bodies are where their motion puts them.
+Taylor series of the chosen order, summed over pieces of the step short enough for it to converge.
+Bodies that cannot turn (the world, fixed bodies, particles) keep their rotation exactly; animated
+bodies are where their motion puts them.
 """
 from math import comb, factorial
 
@@ -16,6 +17,9 @@ BINOMIAL = np.array([[comb(k, j) for j in range(MAX_ORDER + 2)] for k in range(M
 INVERSE_FACTORIAL = np.array([1.0 / factorial(k) for k in range(MAX_ORDER + 2)])
 ORTHONORMAL_TOLERANCE = 1e-13
 ORTHONORMAL_PASSES = 4
+# the largest angle by which omega turns the body, or omega_1 turns omega, in one piece of a turn
+MAX_PIECE_TURN = 0.25
+MAX_PIECES = 64  # pieces of one turn at most: 16 rad a step
 
 
 @borrowing_kernel
@@ -140,21 +144,75 @@ def orthonormalize(m):
 
 
 @borrowing_kernel
+def flight_pieces(terms, h):
+    """How many pieces the series of a turn over h is summed in: enough that omega turns the body, or
+    omega's own derivative turns omega, by at most MAX_PIECE_TURN a piece. Schmitt §3's series in h
+    converges as (rate h)^k / k!: the truncated sum is accurate, and better with every order, only
+    for a rate h well below 1 rad."""
+    speed = np.sqrt(terms[0, 0] ** 2 + terms[0, 1] ** 2 + terms[0, 2] ** 2)
+    rate = speed
+    if speed > 0.0:
+        rate = max(rate, np.sqrt(terms[1, 0] ** 2 + terms[1, 1] ** 2 + terms[1, 2] ** 2) / speed)
+    pieces = rate * h / MAX_PIECE_TURN
+    if not pieces <= MAX_PIECES:  # beyond any series (or not a number): the step's halving takes over
+        return MAX_PIECES
+    return max(1, int(np.ceil(pieces)))
+
+
+@borrowing_kernel
+def turn(model, order, b, h, rotation, flight):
+    """Body b's rotation and body-frame omega after a torque-free turn over h: flight.rotation[b] from
+    `rotation` (3x3), flight.omega_body from flight.omega_body, both in place. omega_terms[b] holds
+    the series at the turn's start on entry and at its last piece's start on return."""
+    derivatives, increment, omega_body = flight.derivatives, flight.increment, flight.omega_body
+    terms = flight.omega_terms[b]
+    for r in range(3):
+        for c in range(3):
+            flight.rotation[b, r, c] = rotation[r, c]
+    omega_derivatives(omega_body, model.body_inertia[b], model.body_inv_inertia[b], order, terms)
+    pieces = flight_pieces(terms, h)
+    piece = h / pieces
+    for p in range(pieces):
+        if p > 0:
+            omega_derivatives(omega_body, model.body_inertia[b], model.body_inv_inertia[b], order, terms)
+        steady = terms[1, 0] == 0.0 and terms[1, 1] == 0.0 and terms[1, 2] == 0.0
+        if steady:
+            steady_increment(omega_body, piece, increment)
+        else:
+            rotation_increment(terms, order, piece, derivatives, increment)
+        for r in range(3):  # Schmitt (3.8, 3.9): R(t+h) = R(t) U
+            a0, a1, a2 = flight.rotation[b, r, 0], flight.rotation[b, r, 1], flight.rotation[b, r, 2]
+            for c in range(3):
+                flight.rotation[b, r, c] = a0 * increment[0, c] + a1 * increment[1, c] + a2 * increment[2, c]
+        # a steady turn's U is orthonormal: only round-off, a pass once in many steps, to undo
+        if not steady or orthonormality_error(flight.rotation[b]) >= ORTHONORMAL_TOLERANCE:
+            orthonormalize(flight.rotation[b])
+        w0 = w1 = w2 = 0.0  # omega at the piece's end from its series
+        power = 1.0
+        for k in range(order + 1):
+            weight = power * INVERSE_FACTORIAL[k]
+            w0 += weight * terms[k, 0]
+            w1 += weight * terms[k, 1]
+            w2 += weight * terms[k, 2]
+            power *= piece
+        omega_body[0], omega_body[1], omega_body[2] = w0, w1, w2
+
+
+@borrowing_kernel
 def fly(model, order, time, position, rotation, twist, h, flight):
     """Every body moved h along its ballistic path from (position, rotation, twist) at `time`; fills
     the flight's position, rotation (orthonormalised: exactly where P-step 3 puts the bodies, or the
-    series' truncation error would reach Dmax), velocity and body-frame omega derivatives at t. An
-    animated body goes where its motion is at t + h, whatever its state."""
+    series' truncation error would reach Dmax), velocity and spin at t + h. An animated body goes
+    where its motion is at t + h, whatever its state."""
     n = position.shape[0]
-    derivatives, increment, omega_body = flight.derivatives, flight.increment, flight.omega_body
+    omega_body = flight.omega_body
     for b in range(n):
         for i in range(3):
             g = model.body_gravity[b, i]
             flight.position[b, i] = position[b, i] + h * twist[b, i] + 0.5 * h * h * g  # Schmitt (3.4)
             flight.velocity[b, i] = twist[b, i] + h * g
-        terms = flight.omega_terms[b]
         if not model.body_rotates[b]:
-            terms[:, :] = 0.0
+            flight.omega_terms[b, :, :] = 0.0
             flight.spin[b, :] = 0.0
             for i in range(3):
                 for k in range(3):
@@ -166,42 +224,19 @@ def fly(model, order, time, position, rotation, twist, h, flight):
         for i in range(3):  # omega in the body frame: R^T omega
             omega_body[i] = rotation[b, 0, i] * twist[b, 3] + rotation[b, 1, i] * twist[b, 4] + rotation[
                 b, 2, i] * twist[b, 5]
-        omega_derivatives(omega_body, model.body_inertia[b], model.body_inv_inertia[b], order, terms)
-        steady = terms[1, 0] == 0.0 and terms[1, 1] == 0.0 and terms[1, 2] == 0.0
-        if steady:
-            steady_increment(omega_body, h, increment)
-        else:
-            rotation_increment(terms, order, h, derivatives, increment)
-        for r in range(3):  # Schmitt (3.8, 3.9): R(t+h) = R(t) U
-            for c in range(3):
-                flight.rotation[b, r, c] = rotation[b, r, 0] * increment[0, c] + rotation[b, r, 1] * increment[
-                    1, c] + rotation[b, r, 2] * increment[2, c]
-        # a steady turn's U is orthonormal: only round-off, a pass once in many steps, to undo
-        if not steady or orthonormality_error(flight.rotation[b]) >= ORTHONORMAL_TOLERANCE:
-            orthonormalize(flight.rotation[b])
+        turn(model, order, b, h, rotation[b], flight)
+        for i in range(3):
+            flight.spin[b, i] = (flight.rotation[b, i, 0] * omega_body[0] + flight.rotation[b, i, 1] * omega_body[1]
+                                 + flight.rotation[b, i, 2] * omega_body[2])
 
 
 @borrowing_kernel
-def land(model, order, h, flight, position, rotation, twist):
+def land(flight, position, rotation, twist):
     """Schmitt P-step 3: the bodies take the flight's frames and their velocities at t+h."""
-    n = position.shape[0]
-    for b in range(n):
+    for b in range(position.shape[0]):
         for i in range(3):
             position[b, i] = flight.position[b, i]
             twist[b, i] = flight.velocity[b, i]
+            twist[b, 3 + i] = flight.spin[b, i]
             for k in range(3):
                 rotation[b, i, k] = flight.rotation[b, i, k]
-        if not model.body_rotates[b]:
-            for i in range(3):
-                twist[b, 3 + i] = flight.spin[b, i]
-            continue
-        w0 = w1 = w2 = 0.0
-        power = 1.0
-        for k in range(order + 1):
-            weight = power * INVERSE_FACTORIAL[k]
-            w0 += weight * flight.omega_terms[b, k, 0]
-            w1 += weight * flight.omega_terms[b, k, 1]
-            w2 += weight * flight.omega_terms[b, k, 2]
-            power *= h
-        for i in range(3):
-            twist[b, 3 + i] = rotation[b, i, 0] * w0 + rotation[b, i, 1] * w1 + rotation[b, i, 2] * w2

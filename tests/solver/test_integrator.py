@@ -1,15 +1,17 @@
 """Ballistic motion (Schmitt §3): free fall, torque-free rotation by the Taylor series, orthonormalisation."""
+import mechanisms
 import numpy as np
 import pytest
+from measure import heavy_top_axes, precession_and_tilt
 
 from mechbake.solver import Model, Simulation
 from mechbake.solver.rotation import quaternion_to_matrix
 from scenes import scene
 
 
-def spinning_body(order=3, h=0.01):
+def spinning_body(order=3, h=0.01, omega=(1.0, 0.4, 2.0)):
     body = {"name": "top", "mass": 2.0, "inertia": [1.0, 2.0, 3.5], "position": [0, 0, 0],
-            "orientation": [0.9, 0.1, 0.3, -0.2], "angular_velocity": [1.0, 0.4, 2.0], "velocity": [0.5, 0, 3]}
+            "orientation": [0.9, 0.1, 0.3, -0.2], "angular_velocity": list(omega), "velocity": [0.5, 0, 3]}
     return Simulation(Model.from_dict(scene([body], [], gravity=(0, 0, 0), taylor_order=order, h=h)))
 
 
@@ -36,6 +38,43 @@ def test_torque_free_rotation_conserves_momentum_and_energy(order, tolerance):
     sim.run(5.0)
     assert np.abs(angular_momentum(sim) - momentum).max() < tolerance * np.linalg.norm(momentum)
     assert sim.energy() == pytest.approx(energy, rel=tolerance)
+
+
+def test_fast_rotation_is_conserved_better_at_every_higher_order():
+    """A body turning 0.64 rad a step: the series is summed in pieces short enough for it to converge
+    (kernels/flight.flight_pieces), so every order conserves momentum and energy better than the one
+    below it. Summed over the whole step, orders 4 and 5 lost 2.4 % and gained 0.64 % of the energy."""
+    drift = {}
+    for order in range(3, 9):
+        sim = spinning_body(order, omega=(20.0, -8.0, 60.0))
+        momentum, energy = angular_momentum(sim), sim.energy()
+        sim.run(2.0)
+        drift[order] = (np.abs(angular_momentum(sim) - momentum).max() / np.linalg.norm(momentum),
+                        abs(sim.energy() / energy - 1))
+    for order in range(3, 8):
+        assert drift[order + 1][0] < drift[order][0] and drift[order + 1][1] < drift[order][1]
+    assert drift[3][1] < 0.02 and drift[4][1] < 1e-3 and drift[6][1] < 1e-5
+
+
+def test_heavy_top_precesses_as_its_equations_at_every_order():
+    """A top spinning at 150 rad/s, h = 0.01 (1.5 rad a step), against a tight solve of its equations:
+    the precession within 0.5 % and the mean tilt within 0.2 degrees at every order from 3 to 6, and a
+    higher order never further off. The series summed over the whole step sank the top at order 4
+    (precession -19 %) and raised it at 5 and 6."""
+    sample, duration = 0.01, 1.0
+    data = mechanisms.heavy_top()
+    rate0, tilt0 = precession_and_tilt(heavy_top_axes(data, duration, sample, 5e-5), sample)
+    error = {}
+    for order in range(3, 7):
+        sim = Simulation(Model.from_dict(data), h=sample, taylor_order=order)
+        axes = [quaternion_to_matrix(sim.orientation("top"))[:, 2]]
+        sim.run(duration, callback=lambda s: axes.append(quaternion_to_matrix(s.orientation("top"))[:, 2]))
+        rate, tilt = precession_and_tilt(np.array(axes), sample)
+        error[order] = abs(rate / rate0 - 1)
+        assert error[order] < 0.005
+        assert abs(tilt.mean() - tilt0.mean()) < 0.2
+    for order in range(3, 6):
+        assert error[order + 1] <= error[order] + 1e-4
 
 
 def rotation_after(order, h, duration=0.2):
