@@ -232,7 +232,7 @@ def joint_islands(model_arrays) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
             parent[root(body_a)] = root(body_b)
     roots = np.array([root(b) for b in range(n)])
     island = np.full(n, -1, dtype=np.int64)
-    order = []
+    order: list[np.ndarray] = []
     for r in np.unique(roots[moves]):
         members = np.flatnonzero(moves & (roots == r))
         island[members] = len(order)
