@@ -4,7 +4,8 @@ methods at the default settings (h = 0.01, Dmax 1e-5 m); MuJoCo (`mujoco` from P
 only) gets the same shapes, masses, inertias, friction 0.5 and step, its default solver. Printed:
 wall time, real-time factor, our time over MuJoCo's against the issue's goal, and for resting scenes
 how far the body that moved most ended from its start.
-    python benchmarks/contact_scaling.py [--scale 0.2] [--only tower]     (--only: scenes whose name contains it)
+    python benchmarks/contact_scaling.py [--scale 0.2] [--only tower] [--method impulse]
+(--only: scenes whose name contains it).
 --scale shortens every run (the 50-box bin takes many minutes at full length).
 """
 import argparse
@@ -150,6 +151,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--scale", type=float, default=1.0, help="run each scene for this fraction of its time")
     parser.add_argument("--only", default="", help="only scenes whose name contains this")
+    parser.add_argument("--method", choices=("impulse", "lcp"), action="append",
+                        help="only this contact method (repeatable; default both)")
     args = parser.parse_args()
     warm_up.warm_up()  # every kernel compiled (once per machine) and loaded before any timing
     rows = []
@@ -160,7 +163,7 @@ def main() -> None:
         peer_wall, peer_moved = theirs(build, seconds)
         rows.append([name, f"MuJoCo {mujoco.__version__}", seconds, peer_wall, seconds / peer_wall, "1", "",
                      peer_moved if resting else ""])
-        for method in ("impulse", "lcp"):
+        for method in args.method or ("impulse", "lcp"):
             wall, moved = ours(build, seconds, method)
             rows.append([name, f"MechBake {method}", seconds, wall, seconds / wall, f"{wall / peer_wall:.0f}",
                          f"<= {GOALS[name]}" if method == "impulse" else "", moved if resting else ""])
