@@ -47,7 +47,7 @@ def settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, tw
     # what the current impulses do to the twist: the held rows' right side is K_H l - r_H
     current = np.zeros(twist.shape[0])
     apply_impulses(contact_rows, accumulated, current)
-    coupled = blocks_of_k(contact_rows)
+    coupled = blocks_of_k(contact_rows, twist.shape[0] // 6)
     work = coupled[1].shape[0] * 108 // PROJECTION_WORK  # 9 couplings a block, each over two bodies
     after = np.zeros((m, 3))
     change = np.empty(twist.shape[0])
@@ -128,56 +128,53 @@ def _held_impulses(contact_rows, coupled, friction, residual, current, pressing,
 
 
 @kernel
-def blocks_of_k(contact_rows):
-    """K's (3, 3) blocks between contacts that share a body their impulses move, by rows: contact c's
-    are block[block_start[c]:block_start[c + 1]], with block_contact the other contact of each.
-    Returns (block_start (m + 1,), block_contact, block)."""
+def blocks_of_k(contact_rows, n):
+    """K's (3, 3) blocks between contacts that share a body their impulses move (n bodies), by rows:
+    contact c's are block[block_start[c]:block_start[c + 1]], with block_contact the other contact of
+    each. Returns (block_start (m + 1,), block_contact, block)."""
     m = contact_rows.body.shape[0]
     seen = np.zeros(m, dtype=np.bool_)
     listed = np.empty(m, dtype=np.int64)
-    by_body_start, by_body = contacts_by_body(contact_rows)
+    by_body_start, by_body = contacts_by_body(contact_rows, n)
     block_start = np.zeros(m + 1, dtype=np.int64)
-    partners = np.empty(m * m if m < 64 else 64 * m, dtype=np.int64)
-    count = 0
     for c in range(m):
-        found = 0
-        for side in range(2):
-            body = contact_rows.body[c, side]
-            for k in range(by_body_start[body], by_body_start[body + 1]):
-                e = by_body[k]
-                if not seen[e]:
-                    seen[e] = True
-                    listed[found] = e
-                    found += 1
-        if count + found > partners.shape[0]:
-            grown = np.empty(2 * (count + found), dtype=np.int64)
-            grown[:count] = partners[:count]
-            partners = grown
-        for k in range(found):
-            partners[count + k] = listed[k]
-            seen[listed[k]] = False
-        count += found
-        block_start[c + 1] = count
-    block = np.empty((count, 3, 3))
+        block_start[c + 1] = block_start[c] + _partners(contact_rows, by_body_start, by_body, c, seen, listed)
+    partners = np.empty(block_start[m], dtype=np.int64)
+    block = np.empty((block_start[m], 3, 3))
     for c in range(m):
+        _partners(contact_rows, by_body_start, by_body, c, seen, listed)
         for b in range(block_start[c], block_start[c + 1]):
+            partners[b] = listed[b - block_start[c]]
             for k in range(3):
                 for j in range(3):
                     block[b, k, j] = coupling(contact_rows, c, k, partners[b], j)
-    return block_start, partners[:count], block
+    return block_start, partners, block
 
 
 @kernel
-def contacts_by_body(contact_rows):
-    """For every body, the contacts whose impulses move it: (n + 1,) where each body's start, and the
-    contacts, by body."""
-    n = 0
-    for e in range(contact_rows.response_body.shape[0]):
-        n = max(n, contact_rows.response_body[e] + 1)
-    for c in range(contact_rows.body.shape[0]):
-        n = max(n, contact_rows.body[c, 0] + 1, contact_rows.body[c, 1] + 1)
-    start = np.zeros(n + 1, dtype=np.int64)
+def _partners(contact_rows, by_body_start, by_body, c, seen, listed):
+    """The contacts whose impulses move body a or b of contact c, into `listed` (each once; `seen`
+    (m,) bool workspace, left all False); returns how many."""
+    found = 0
+    for side in range(2):
+        body = contact_rows.body[c, side]
+        for k in range(by_body_start[body], by_body_start[body + 1]):
+            e = by_body[k]
+            if not seen[e]:
+                seen[e] = True
+                listed[found] = e
+                found += 1
+    for k in range(found):
+        seen[listed[k]] = False
+    return found
+
+
+@kernel
+def contacts_by_body(contact_rows, n):
+    """For each of n bodies, the contacts whose impulses move it: (n + 1,) where each body's start, and
+    the contacts, by body."""
     m = contact_rows.body.shape[0]
+    start = np.zeros(n + 1, dtype=np.int64)
     for c in range(m):
         for e in range(contact_rows.response_start[c], contact_rows.response_start[c + 1]):
             start[contact_rows.response_body[e] + 1] += 1
