@@ -152,6 +152,10 @@ class MECHBAKE_PG_scene(bpy.types.PropertyGroup):
     levers: EnumProperty(name="Levers", items=LEVERS, default="START")
     max_corrections: IntProperty(name="Max Corrections", description="Correction sweeps per step before halving",
                                  default=200, min=1)
+    sleep_speed: FloatProperty(name="Sleep Below", description="Resting piles of free bodies slower than this for "
+                                                            "half a second sleep, still, until something touches "
+                                                            "them, m/s. 0: nothing sleeps",
+                               default=1e-3, min=0.0, max=10.0, precision=4, unit="VELOCITY")
     active_item: IntProperty(name="Active Item", default=0, options={"HIDDEN"})
 
 

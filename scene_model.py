@@ -127,7 +127,8 @@ def read_scene(scene, depsgraph, frame_start=None, frame_end=None) -> SceneModel
                      "solver": SOLVER_NAMES[settings.solver], "taylor_order": settings.taylor_order,
                      "velocity_correction": settings.velocity_correction,
                      "max_corrections": settings.max_corrections, "contact_method": settings.contact_method.lower(),
-                     "extrapolation": settings.extrapolation.lower(), "levers": settings.levers.lower()},
+                     "extrapolation": settings.extrapolation.lower(), "levers": settings.levers.lower(),
+                     "sleep_speed": settings.sleep_speed},
     }
     return SceneModel(mechanism, Model.from_dict(mechanism), bindings, frame_start, frame_end, fps, settings.substeps,
                       reading.warnings)

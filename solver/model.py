@@ -52,6 +52,9 @@ class Settings:
     levers: str = "start"
     contact_method: str = "impulse"  # "impulse" (Schmitt §11) or "lcp" (Stewart-Trinkle)
     friction_directions: int = 8  # edges of the polyhedral friction cone of the LCP
+    # resting islands of free bodies slower than this, m/s, for sleeping.SLEEP_AFTER, sleep until touched
+    # (sleeping.py); 0: nothing sleeps
+    sleep_speed: float = 1e-3
 
     @classmethod
     def read(cls, record, overrides: dict) -> "Settings":
@@ -70,6 +73,7 @@ class Settings:
             contact_method=reader.string("contact_method", default.contact_method, choices=CONTACT_METHODS),
             friction_directions=reader.integer("friction_directions", default.friction_directions, minimum=3,
                                                maximum=64),
+            sleep_speed=reader.number("sleep_speed", default.sleep_speed, minimum=0.0),
         )
         reader.finish()
         if overrides:

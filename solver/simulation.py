@@ -24,6 +24,7 @@ from .integrator import fly
 from .mass_fault import extreme_body
 from .model import Model, Settings
 from .servo_fault import cannot_follow, servo_at_fault
+from .sleeping import Sleep
 from .contact.detection import Contacts, find_contacts
 from .contact.impulse import (SEPARATION_SPEED, TOUCHING, ContactRows, gap_targets, normal_rates, overlapping,
                               resolve_impacts, resting_speed)
@@ -78,10 +79,12 @@ class Simulation:
         self.h = model.settings.h
         self.state = State.initial(model)
         self.stats = {"steps": 0, "substeps": 0, "corrections": 0, "solves": 0, "velocity_solves": 0,
-                      "halvings": 0, "lcp_fallbacks": 0, "contact_substeps": 0, "contact_passes": 0}
+                      "halvings": 0, "lcp_fallbacks": 0, "contact_substeps": 0, "contact_passes": 0, "asleep": 0,
+                      "wakes": 0}
         self._substep = self.h
         self._good_in_a_row = 0
-        self._arrays = model.arrays
+        self._sleep = Sleep(model, model.arrays)  # resting islands that sleep (sleeping.py)
+        self._arrays = self._sleep.arrays  # the model's, the sleeping bodies fixed
         self._settings = solver_settings(model.settings)
         self._rows = row_arrays(model)  # the rows at the state's instant, when _rows_valid
         self._rows_valid = False
@@ -114,6 +117,8 @@ class Simulation:
         self._found_at: tuple | None = None  # (position, rotation, contacts) of the last _contacts_at
         # (position, twist) where the last sub-step's P-step 4 left its touching contacts, none closing
         self._settled_at: tuple | None = None
+        # (m,) bodies a and b of the contacts touching at the end of the last sub-step (sleeping.py's islands)
+        self._touching_bodies = (np.zeros(0, dtype=int), np.zeros(0, dtype=int))
         self.warnings: list[str] = []  # what runs but may not be what was meant, each naming its bodies
         if model.contacts.enabled:  # what touches at the start is resting, not an impact
             contacts = find_contacts(model, self.state.frames, self.state.frames)
@@ -128,6 +133,11 @@ class Simulation:
         return self.state.time
 
     @property
+    def arrays(self):
+        """The model's arrays as the kernels see them now: ModelArrays with the sleeping bodies fixed."""
+        return self._arrays
+
+    @property
     def substep(self) -> float:
         """The internal step now: h, or h halved while the corrections struggle (Schmitt §5)."""
         return self._substep
@@ -136,12 +146,36 @@ class Simulation:
         """Advance the mechanism by one step h."""
         if not self.model.contacts.enabled:
             self._advance_jointed(self.h, 1, counted=False)
-        elif self.model.settings.extrapolation == "richardson":
-            self._richardson_step()
         else:
-            self._advance(self.h)
+            start = Frames(self.state.frames.position.copy(), self.state.frames.rotation.copy())
+            if self.model.settings.extrapolation == "richardson":
+                self._richardson_step()
+            else:
+                self._advance(self.h)
+            self._fall_asleep(start)
         self.stats["steps"] += 1
         self._watch_free_turns()
+
+    def _fall_asleep(self, start: Frames) -> None:
+        """Islands that have rested long enough since the step began at `start` fall asleep (sleeping.py)."""
+        state = self.state
+        if len(self._sleep.note_step(self.h, start, state.frames, state.twist, *self._touching_bodies)):
+            self._after_sleep_change()
+        self.stats["asleep"] = int(self._sleep.asleep.sum())
+
+    def _wake(self, bodies: np.ndarray, h: float) -> None:
+        """Wakes sleeping bodies within a sub-step of h, after the first half of its explicit forces,
+        which they are given here."""
+        self._sleep.wake(bodies)
+        self.state.twist[bodies, :3] += 0.5 * h * self._arrays.body_gravity[bodies]
+        self._after_sleep_change()
+        self._ensure_rows()
+        self.stats["wakes"] += 1
+
+    def _after_sleep_change(self) -> None:
+        """The rows, the look-ahead and the contacts found hold for the old sleepers only."""
+        self._rows_valid = self._flight_valid = False
+        self._found_at = self._settled_at = None
 
     def _watch_free_turns(self) -> None:
         """A free body whose energy of rotation grew ends the run (free_turn.check_free_turns)."""
@@ -380,6 +414,7 @@ class Simulation:
             return impact
         if contact_rows is None and lcp_contacts is None and not state.touching:
             # nothing within reach now or at the look-ahead, so nothing touches at the end either
+            self._touching_bodies = (np.zeros(0, dtype=int), np.zeros(0, dtype=int))
             return self._jointed_substep(h)
         self.stats["contact_substeps"] += 1
         self._work.accumulated[:] = 0.0
@@ -494,7 +529,7 @@ class Simulation:
         if found is not None and np.array_equal(found[0], frames.position) and np.array_equal(found[1],
                                                                                               frames.rotation):
             return found[2]
-        contacts = find_contacts(self.model, frames, frames)
+        contacts = find_contacts(self.model, frames, frames, self._sleep.active)
         self._found_at = (frames.position.copy(), frames.rotation.copy(), contacts)
         return contacts
 
@@ -510,8 +545,14 @@ class Simulation:
         """Contacts within reach this step: (contact rows for the loop, contacts the LCP took, a shorter
         step to take first when a pair would collide within this one)."""
         model, state = self.model, self.state
-        ahead = fly(model, state.frames, state.twist, h, state.time)
-        contacts = find_contacts(model, state.frames, ahead)
+        ahead = fly(model, self._arrays, state.frames, state.twist, h, state.time)
+        contacts = find_contacts(model, state.frames, ahead, self._sleep.active)
+        woken = self._sleep.woken_by(contacts.body_a, contacts.body_b)
+        while len(woken):  # a moving body nears a sleeping island: it wakes whole, and takes part in this step
+            self._wake(woken, h)
+            ahead = fly(model, self._arrays, state.frames, state.twist, h, state.time)
+            contacts = find_contacts(model, state.frames, ahead, self._sleep.active)
+            woken = self._sleep.woken_by(contacts.body_a, contacts.body_b)
         if not len(contacts):
             return None, None, None
         if lcp:  # Stewart-Trinkle
@@ -557,6 +598,7 @@ class Simulation:
         resolve_impacts(model, self, contacts, state.frames, state.twist.reshape(-1), touching, h)
         touching = contacts.subset(touching)
         state.touching = frozenset(touching.key)
+        self._touching_bodies = (touching.body_a, touching.body_b)
         return touching
 
     def _richardson_step(self) -> None:

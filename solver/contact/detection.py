@@ -11,6 +11,7 @@ MARGIN plus how far the pair may move towards each other in the step; of those, 
 MARGIN now or at the look-ahead are the step's contacts. Every stage is a kernel; this module keys
 the points by their features and gathers them.
 """
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,6 +22,10 @@ from .mesh_probes import against_meshes
 # Points nearer than this (or about to be, within the step) are contacts; those that stay apart
 # exert nothing, so the margin only costs a little work.
 MARGIN = 1e-3
+
+# what the broad phase looks at, when not every slot of the layout (sleeping.py): the slot pairs (p, 2),
+# the slots (S,) and bodies (n,) tested against planes and meshes
+ActiveSlots = namedtuple("ActiveSlots", ["slot_pairs", "slot_moves", "body_moves"])
 
 
 @dataclass
@@ -90,14 +95,17 @@ FIELDS = ("body_a", "body_b", "probe_b", "radius", "surface_a", "normal_a", "fri
           "radius_a")
 
 
-def find_contacts(model, now: Frames, ahead: Frames) -> Contacts:
+def find_contacts(model, now: Frames, ahead: Frames, active: ActiveSlots | None = None) -> Contacts:
     """Every contact point within MARGIN now or at the look-ahead: the manifolds of bodies and
-    planes, the probes of bodies against meshes (contact/mesh_probes.py)."""
+    planes, the probes of bodies against meshes (contact/mesh_probes.py); of the slots `active` names
+    (all of the layout's when None)."""
     layout = model.contacts
     if not len(layout.shapes.kind):
         return _empty()
-    on_meshes = [Contacts(*part) for part in against_meshes(model, now, ahead, MARGIN)]
-    pair_kind, pair_a, pair_b, pair_margin = _near_pairs(layout, now, ahead)
+    if active is None:
+        active = ActiveSlots(layout.slot_pairs, layout.slot_moves, model.body_dynamic)
+    on_meshes = [Contacts(*part) for part in against_meshes(model, now, ahead, MARGIN, active.body_moves)]
+    pair_kind, pair_a, pair_b, pair_margin = _near_pairs(layout, active, now, ahead)
     if not len(pair_kind):
         return joined(*on_meshes)
     contacts = _manifold_points(layout, now, pair_kind, pair_a, pair_b, pair_margin)
@@ -160,12 +168,12 @@ def joined(*parts: Contacts) -> Contacts:
 KIND_NAMES = ("body", "plane")  # by narrow_phase.BODIES, PLANE
 
 
-def _near_pairs(layout, now: Frames, ahead: Frames):
+def _near_pairs(layout, active: ActiveSlots, now: Frames, ahead: Frames):
     """The broad phase (kernels/near_pairs.py): (kind, a, b, margin) arrays of the pairs the narrow
     phase looks at."""
     from ..kernels.near_pairs import near_pairs  # compiled on first use: building a model never imports numba
 
-    return near_pairs(layout.shapes.body, layout.slot_reach, layout.slot_moves, layout.slot_pairs, layout.plane_point,
+    return near_pairs(layout.shapes.body, layout.slot_reach, active.slot_moves, active.slot_pairs, layout.plane_point,
                       layout.plane_normal, now.position, now.rotation, ahead.position, ahead.rotation, MARGIN)
 
 

@@ -47,7 +47,7 @@ def apply_lcp_impulses(model, rows, contacts: Contacts, frames: Frames, twist: n
         contact_rows, impulses, z = _solve(model, rows, current, frames, start, now, h, impacting, gap_target,
                                            supports)
         _kernels().apply_impulses(contact_rows, impulses, twist.reshape(-1))
-        ahead = fly(model, frames, twist, h, rows.time)
+        ahead = fly(model, rows.arrays, frames, twist, h, rows.time)
         settled = previous is not None and np.abs(z - previous).max(initial=0.0) <= 1e-9 * (
             1.0 + np.abs(z).max(initial=0.0))
         if settled or ((current.separation(ahead) - gap_target).min(initial=0.0) >= -0.5 * model.settings.dmax
@@ -72,7 +72,7 @@ def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, n
     matrix = kernels.matrix(contact_rows)
     normal_rows = np.arange(m) * (1 + k)
     edge_rows = (normal_rows[:, None] + 1 + np.arange(k)).ravel()
-    ahead = fly(model, frames, now, h, rows.time)
+    ahead = fly(model, rows.arrays, frames, now, h, rows.time)
     gap = contacts.separation(ahead) - gap_target  # overlapping contacts open gently (impulse.gap_targets)
     displacement = ahead.points(contacts.body_b, local[:, 1]) - ahead.points(contacts.body_a, local[:, 0])
     slip = np.einsum("mki,mi->mk", edges, displacement).ravel()

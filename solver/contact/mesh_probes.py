@@ -47,8 +47,9 @@ def mesh_probes(shapes) -> MeshProbes:
                       np.concatenate(radii) if radii else np.zeros(0))
 
 
-def against_meshes(model, now: Frames, ahead: Frames, margin: float) -> list:
-    """The probe contacts with every mesh within `margin` now or at the look-ahead, a tuple per mesh:
+def against_meshes(model, now: Frames, ahead: Frames, margin: float, body_moves: np.ndarray) -> list:
+    """The probe contacts of the bodies that move (n,) with every mesh within `margin` now or at the
+    look-ahead, a tuple per mesh:
     (keys, then the fields of detection.Contacts in order); kernels/mesh_probes.py finds them."""
     from ..kernels.mesh_probes import probes_against_mesh  # compiled on first use: a model never imports numba
 
@@ -59,7 +60,7 @@ def against_meshes(model, now: Frames, ahead: Frames, margin: float) -> list:
     parts = []
     for index, (mesh, bvh) in enumerate(layout.meshes):
         probe, triangle, closest, normal = probes_against_mesh(
-            probes.probe_body, probes.probe_local, probes.probe_radius, model.body_dynamic, now.position,
+            probes.probe_body, probes.probe_local, probes.probe_radius, body_moves, now.position,
             now.rotation, ahead.position, ahead.rotation, margin, bvh.node_low, bvh.node_high, bvh.node_start,
             bvh.node_stop, bvh.first_leaf, bvh.triangle_low, bvh.triangle_high, bvh.order, bvh.corners, bvh.normals)
         count = len(probe)

@@ -100,3 +100,24 @@ def test_a_crate_placed_into_the_floor_comes_out_and_rests_on_it(floor_kind, met
     assert np.diff(heights).max() <= 0.2 / 30 + 1e-6  # out at 0.2 m/s at most
     assert heights.max() <= 0.2 + 1e-5
     assert heights[-1] == pytest.approx(0.2, abs=1e-5)  # resting on the floor's top face
+
+
+def test_a_sleeping_tower_is_woken_by_a_keyed_pusher():
+    """Six 0.3 m crates (unapplied scale) stacked on a Fixed floor, frames 1-96 at 24 fps: they rest, fall
+    asleep (identical keys), and a keyed Animated paddle that starts moving at frame 48 wakes them and
+    shoves the bottom crate 5 cm along; the crates above ride on it."""
+    add_box("Floor", (3.0, 3.0, 0.2), (0, 0, -0.1), role="FIXED", shape="MESH")
+    crates = [add_box(f"Crate{k}", (0.3, 0.3, 0.3), (0, 0, 0.15 + 0.3 * k), mass=5.0) for k in range(6)]
+    paddle = add_box("Paddle", (0.05, 0.6, 0.2), (-0.2, 0, 0.12), role="ANIMATED")
+    for frame, x in ((48, -0.2), (72, -0.125)):
+        paddle.location.x = x
+        paddle.keyframe_insert("location", index=0, frame=frame)
+    set_frames(1, 96, fps=24, substeps=10, dmax=1e-5)
+    assert bpy.context.scene.mechbake.sleep_speed > 0  # the default
+    bake_scene(bpy.context.scene)
+    bottom = world_matrices(crates[0], range(1, 97))
+    top = world_matrices(crates[5], range(1, 97))
+    assert np.array_equal(top[40], top[47])  # asleep: not a digit of a key changes
+    assert np.abs(top[47] - top[0]).max() < 1e-4  # where it was built
+    assert bottom[-1][0, 3] == pytest.approx(0.05, abs=2e-3)  # the paddle's face went from -0.175 to -0.1
+    assert top[-1][2, 3] == pytest.approx(top[0][2, 3], abs=1e-3)  # still standing

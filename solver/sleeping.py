@@ -1,0 +1,144 @@
+"""Resting islands fall asleep and cost nothing until something touches them (Box2D's and Bullet's
+sleeping, by islands as Box2D v3 does).
+
+An island is a set of bodies linked by touching contacts. It falls asleep once every body in it has moved
+slower than `sleep_speed` (its centre, and its shape's farthest point about the centre) for SLEEP_AFTER
+seconds, if it rests on something that does not move (the world, a plane, a mesh, a fixed body): a pile
+sleeps, a body drifting slowly in space does not. Only free bodies sleep: an island that holds a body with
+a joint or a motion table stays awake. A sleeping body keeps its place and has no speed; the kernels see
+it as fixed (no mass, no gravity), and the broad phase looks only at pairs in which a body moves. A
+sleeping island wakes whole as soon as a moving body comes within the contact margin of one of its bodies.
+"""
+import numpy as np
+
+from .frames import Frames
+
+SLEEP_AFTER = 0.5  # s an island stays below the sleep speed before it sleeps (Box2D's b2_timeToSleep)
+
+
+class Sleep:
+    """Which bodies sleep now, and what the kernels and the broad phase see of them."""
+
+    def __init__(self, model, arrays):
+        """arrays: the model's ModelArrays; this keeps a copy of the body arrays it changes."""
+        self.speed = model.settings.sleep_speed  # m/s; 0: nothing sleeps
+        self._model = model
+        self._awake_arrays = arrays
+        layout = model.contacts
+        n = len(model.body_names)
+        jointed = np.zeros(n, dtype=bool)
+        jointed[model.joint_body_a] = jointed[model.joint_body_b] = True
+        shaped = np.zeros(n, dtype=bool)
+        shaped[layout.shapes.body] = True
+        # (n,) bodies that may sleep: free, moved by nothing but contacts and gravity
+        self.may_sleep = model.body_dynamic & ~jointed & shaped & (self.speed > 0)
+        self.reach = np.zeros(n)  # (n,) m: the farthest point of a body's shape from its centre of mass
+        np.maximum.at(self.reach, layout.shapes.body, layout.slot_reach)
+        self.asleep = np.zeros(n, dtype=bool)  # (n,)
+        self.rest_time = np.zeros(n)  # (n,) s each body has moved slower than the sleep speed
+        self.island = np.full(n, -1)  # (n,) the island a sleeping body fell asleep in
+        self.arrays = arrays._replace(body_inv_mass=arrays.body_inv_mass.copy(),
+                                      body_inv_inertia=arrays.body_inv_inertia.copy(),
+                                      body_gravity=arrays.body_gravity.copy(), body_rotates=arrays.body_rotates.copy())
+        self.active = None  # what detection.find_contacts looks at while some body sleeps (ActiveSlots)
+        self.wakes = 0  # islands woken
+
+    @property
+    def any_asleep(self) -> bool:
+        return bool(self.asleep.any())
+
+    def note_step(self, h: float, start: Frames, end: Frames, twist: np.ndarray, touching_a: np.ndarray,
+                  touching_b: np.ndarray) -> np.ndarray:
+        """After a step of h from `start` to `end` frames: each body's rest time, then the islands (linked
+        by the touching contacts, bodies a and b (m,)) that have rested SLEEP_AFTER fall asleep. A body
+        rests while both its speed and its step's displacement are below the sleep speed (a body pushed
+        out of an overlap moves without speed). Returns the bodies that fell asleep."""
+        if not self.may_sleep.any():
+            return np.zeros(0, dtype=int)
+        turn = np.einsum("nij,nij->n", start.rotation, end.rotation)  # trace of the step's turn: 1 + 2 cos(angle)
+        angle = np.arccos(np.clip(0.5 * (turn - 1.0), -1.0, 1.0))
+        limit = self.speed * h
+        still = ((np.linalg.norm(twist[:, :3], axis=1) < self.speed)
+                 & (np.linalg.norm(twist[:, 3:], axis=1) * self.reach < self.speed)
+                 & (np.linalg.norm(end.position - start.position, axis=1) < limit) & (angle * self.reach < limit))
+        self.rest_time = np.where(still & self.may_sleep & ~self.asleep, self.rest_time + h, 0.0)
+        moving = self._model.body_dynamic | self._model.body_animated
+        island = _islands(len(twist), touching_a, touching_b, moving & ~self.asleep)
+        awake = moving & ~self.asleep
+        # an island sleeps when all its bodies may and have rested long enough, and it touches the ground
+        blocked = np.zeros(len(twist), dtype=bool)
+        np.logical_or.at(blocked, island[awake], ~self.may_sleep[awake] | (self.rest_time[awake] < SLEEP_AFTER))
+        grounded = np.zeros(len(twist), dtype=bool)
+        on_ground = ~moving[touching_a] | ~moving[touching_b] | self.asleep[touching_a] | self.asleep[touching_b]
+        grounded[island[touching_a[on_ground]]] = grounded[island[touching_b[on_ground]]] = True
+        falling = awake & ~blocked[island] & grounded[island]
+        if not falling.any():
+            return np.zeros(0, dtype=int)
+        bodies = np.flatnonzero(falling)
+        self.asleep[bodies] = True
+        self.island[bodies] = island[bodies]
+        twist[bodies] = 0.0
+        self._update()
+        return bodies
+
+    def woken_by(self, body_a: np.ndarray, body_b: np.ndarray) -> np.ndarray:
+        """The sleeping bodies to wake for contacts (bodies a and b (m,)) found within the margin: the
+        whole islands of those that pair a sleeping body with a moving one."""
+        if not self.any_asleep or not len(body_a):
+            return np.zeros(0, dtype=int)
+        moving = (self._model.body_dynamic | self._model.body_animated) & ~self.asleep
+        touched = np.concatenate((body_a[self.asleep[body_a] & moving[body_b]],
+                                  body_b[self.asleep[body_b] & moving[body_a]]))
+        if not len(touched):
+            return touched
+        return np.flatnonzero(self.asleep & np.isin(self.island, self.island[touched]))
+
+    def wake(self, bodies: np.ndarray) -> None:
+        """Wakes the bodies (at rest, where they are)."""
+        self.asleep[bodies] = False
+        self.island[bodies] = -1
+        self.rest_time[bodies] = 0.0
+        self.wakes += 1
+        self._update()
+
+    def _update(self) -> None:
+        """The kernels' body arrays with the sleeping bodies fixed, and the broad phase's slots."""
+        awake, arrays, asleep = self._awake_arrays, self.arrays, self.asleep
+        for field in ("body_inv_mass", "body_inv_inertia", "body_gravity", "body_rotates"):
+            source, target = getattr(awake, field), getattr(arrays, field)
+            target[:] = source
+            target[asleep] = 0
+        self.active = _active_slots(self._model, asleep) if asleep.any() else None
+
+
+def _islands(n: int, body_a: np.ndarray, body_b: np.ndarray, linked: np.ndarray) -> np.ndarray:
+    """(n,) a label per body: bodies joined through contacts between two `linked` (n,) bodies share it."""
+    parent = np.arange(n)
+
+    def root(b: int) -> int:
+        while parent[b] != b:
+            parent[b] = parent[parent[b]]
+            b = parent[b]
+        return b
+
+    for a, b in zip(body_a.tolist(), body_b.tolist()):
+        if linked[a] and linked[b]:
+            parent[root(a)] = root(b)
+    return np.array([root(b) for b in range(n)])
+
+
+def _active_slots(model, asleep: np.ndarray):
+    """What the broad phase looks at while some bodies sleep (detection.ActiveSlots): the slot pairs in
+    which a body moves (awake, or animated: it wakes a sleeping one it nears), planes and meshes against
+    awake bodies only."""
+    from .contact.detection import ActiveSlots
+
+    layout = model.contacts
+    awake_dynamic = model.body_dynamic & ~asleep
+    mover = awake_dynamic | model.body_animated
+    body = layout.shapes.body
+    pairs = layout.slot_pairs
+    body_a, body_b = body[pairs[:, 0]], body[pairs[:, 1]]
+    keep = awake_dynamic[body_a] | awake_dynamic[body_b] | (mover[body_a] & asleep[body_b]) | (
+        mover[body_b] & asleep[body_a])
+    return ActiveSlots(np.ascontiguousarray(pairs[keep]), awake_dynamic[body], awake_dynamic)
