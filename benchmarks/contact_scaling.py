@@ -4,8 +4,8 @@ methods at the default settings (h = 0.01, Dmax 1e-5 m); MuJoCo (`mujoco` from P
 only) gets the same shapes, masses, inertias, friction 0.5 and step, its default solver. Printed:
 wall time, real-time factor, our time over MuJoCo's against the issue's goal, and for resting scenes
 how far the body that moved most ended from its start.
-    python benchmarks/contact_scaling.py [--scale 0.2] [--only tower] [--method impulse]
-(--only: scenes whose name contains it).
+    python benchmarks/contact_scaling.py [--scale 0.2] [--only tower] [--method impulse] [--awake]
+(--only: scenes whose name contains it; --awake: each method also with sleeping off).
 --scale shortens every run (the 50-box bin takes many minutes at full length).
 """
 import argparse
@@ -76,11 +76,13 @@ SCENES = {"one box resting": (lambda: tower(1), 3.0, True), "tower of 3": (lambd
           "50 boxes into a bin": (bin_of_boxes, 5.0, False)}
 
 
-def ours(build, seconds: float, method: str) -> tuple[float, float]:
-    """Wall time of the run and how far the body that moved most ended."""
+def ours(build, seconds: float, method: str, sleep: bool) -> tuple[float, float]:
+    """Wall time of the run and how far the body that moved most ended; sleep False: nothing sleeps
+    (sleep_speed 0)."""
     bodies, joints, obstacles = build()
+    settings = {"h": H, "dmax": DMAX, "contact_method": method, **({} if sleep else {"sleep_speed": 0.0})}
     data = {"format": "mechbake/1", "gravity": [0, 0, -9.81], "bodies": bodies, "joints": joints,
-            "obstacles": obstacles, "settings": {"h": H, "dmax": DMAX, "contact_method": method}}
+            "obstacles": obstacles, "settings": settings}
     sim = solver.Simulation(solver.Model.from_dict(data))
     start = {body["name"]: sim.position(body["name"]) for body in bodies}
     began = time.perf_counter()
@@ -153,6 +155,8 @@ def main() -> None:
     parser.add_argument("--only", default="", help="only scenes whose name contains this")
     parser.add_argument("--method", choices=("impulse", "lcp"), action="append",
                         help="only this contact method (repeatable; default both)")
+    parser.add_argument("--awake", action="store_true",
+                        help="also each method with nothing asleep (sleep_speed 0): the solver's own cost at rest")
     args = parser.parse_args()
     warm_up.warm_up()  # every kernel compiled (once per machine) and loaded before any timing
     rows = []
@@ -164,9 +168,11 @@ def main() -> None:
         rows.append([name, f"MuJoCo {mujoco.__version__}", seconds, peer_wall, seconds / peer_wall, "1", "",
                      peer_moved if resting else ""])
         for method in args.method or ("impulse", "lcp"):
-            wall, moved = ours(build, seconds, method)
-            rows.append([name, f"MechBake {method}", seconds, wall, seconds / wall, f"{wall / peer_wall:.0f}",
-                         f"<= {GOALS[name]}" if method == "impulse" else "", moved if resting else ""])
+            for sleep in (True, False) if args.awake else (True,):
+                wall, moved = ours(build, seconds, method, sleep)
+                rows.append([name, f"MechBake {method}" + ("" if sleep else ", awake"), seconds, wall,
+                             seconds / wall, f"{wall / peer_wall:.1f}",
+                             f"<= {GOALS[name]}" if method == "impulse" and sleep else "", moved if resting else ""])
     table(f"Contact scenes at h = {H}, timed in one run", ["scene", "who", "simulated s", "wall s", "x real time",
                                                            "x MuJoCo's time", "goal", "moved most, m"], rows)
 
