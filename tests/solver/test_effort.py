@@ -4,6 +4,7 @@ and half after it: the centred impulse of Schmitt §8, second order in h. The fi
 the field of every bad effort."""
 import pytest
 
+import mechanisms
 from mechbake.solver import Model, ModelError
 from scenes import scene, simulate
 
@@ -43,6 +44,20 @@ def test_a_time_table_torque_is_followed_to_second_order():
     coarse, fine = ramp_error(0.01), ramp_error(0.005)
     assert coarse == pytest.approx(-TORQUE / DISC_INERTIA * 0.01**2 / 6, rel=1e-6)
     assert coarse / fine == pytest.approx(4.0, rel=1e-6)
+
+
+def squeezer_error(h: float) -> float:
+    """IFToMM A03, Andrews' squeezer: the crank's angle at 0.03 s against the published 15.81077120 rad."""
+    sim = simulate(mechanisms.andrews_squeezer(h=h, dmax=1e-10))
+    sim.run(0.03)
+    return mechanisms.SQUEEZER_ANGLES[0] + sim.joint_position("O") - 15.81077120
+
+
+def test_andrews_squeezer_under_its_torque_converges_at_second_order():
+    """benchmarks/a03_andrews_squeezer.py: 4.3e-5 rad at h = 1e-5."""
+    coarse, fine = squeezer_error(1e-4), squeezer_error(5e-5)
+    assert abs(fine) < 1.1e-3
+    assert coarse / fine == pytest.approx(4.0, rel=0.02)
 
 
 def test_the_torque_acts_on_body_a_too():
