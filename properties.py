@@ -47,6 +47,9 @@ LEVERS = [("START", "Step Start", "Schmitt's: the joints' impulses act along the
                                "System solver only")]
 
 
+EFFORT_JOINTS = ("HINGE", "SLIDER", "RAIL")  # the joint types that carry an applied effort
+
+
 def _is_body(_self, obj) -> bool:
     return obj.type == "MESH" and obj.mechbake.role != "NONE"
 
@@ -120,6 +123,13 @@ class MECHBAKE_PG_object(bpy.types.PropertyGroup):
                                     default=100.0, min=0.0)
     motor_brake: FloatProperty(name="Brake", description="Velocity-proportional braking, N·m·s/rad", default=0.0,
                                min=0.0)
+    # Blender has no unit of torque or force: the effort is in N·m for a hinge, N for a slider or rail
+    use_effort: BoolProperty(name="Effort", description="Apply a given torque about a hinge's axis, or force along a "
+                                                        "slider's or rail's, to Body B (and its reaction to Body A); "
+                                                        "keyframe it to vary it", default=False)
+    effort: FloatProperty(name="Effort", description="N·m about a hinge's axis, N along a slider's (or a rail's, "
+                                                     "toward its Target); positive turns or moves Body B the way the "
+                                                     "axis points", default=0.0)
 
     # What MechBake needs to take its bake off again and give the artist's animation back
     is_baked: BoolProperty(name="Baked", default=False, options={"HIDDEN"})

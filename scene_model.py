@@ -23,7 +23,7 @@ import numpy as np
 from mathutils import Matrix, Vector
 
 from .keyframes import TRANSFORM_PATHS, action_fcurves
-from .properties import drive_property
+from .properties import EFFORT_JOINTS, drive_property
 from .solver import Model, ModelError
 from .solver.mass_properties import mesh_mass_properties
 from .solver.rotation import matrix_to_quaternion
@@ -480,6 +480,11 @@ def _read_joint(reading: _Reading, obj):
     elif settings.motor_mode != "NONE":
         fail(f"{where}: a {kind.title()} joint cannot carry a motor (only Hinge and Slider can)")
         return None
+    if settings.use_effort:
+        if kind not in EFFORT_JOINTS:
+            fail(f"{where}: a {kind.title()} joint cannot carry an applied effort (only Hinge, Slider and Rail can)")
+            return None
+        joint["effort"] = _keyed(reading, obj, "effort")
     return joint
 
 

@@ -4,7 +4,7 @@ import bpy
 
 from .. import preparation
 from ..operators import last_problems
-from ..properties import drive_property
+from ..properties import EFFORT_JOINTS, drive_property
 
 
 def draw_object_settings(layout, obj) -> None:
@@ -43,6 +43,12 @@ def draw_object_settings(layout, obj) -> None:
                 column.prop(settings, drive_property(kind, target))
                 column.prop(settings, "motor_max_torque")
                 column.prop(settings, "motor_brake")
+        if kind in EFFORT_JOINTS:
+            row = layout.row(align=True)
+            row.prop(settings, "use_effort", text="Effort")
+            sub = row.row(align=True)
+            sub.active = settings.use_effort
+            sub.prop(settings, "effort", text="Torque" if kind == "HINGE" else "Force")
     elif obj.type == "MESH":
         layout.prop(settings, "role")
         if settings.role == "DYNAMIC":

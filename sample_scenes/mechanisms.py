@@ -138,6 +138,76 @@ def bricard(**settings) -> dict:
     return {"format": FORMAT, "gravity": [0.0, -9.81, 0.0], "settings": settings, "bodies": bodies, "joints": joints}
 
 
+# IFToMM A03, Andrews' squeezer, as E. Hairer and G. Wanner give it (Solving Ordinary Differential
+# Equations II, 2nd ed., §VII.7): masses (kg), moments about z (kg m^2), points (m), spring, torque
+SQUEEZER_MASS = (0.04325, 0.00365, 0.02373, 0.00706, 0.07050, 0.00706, 0.05498)
+SQUEEZER_INERTIA = (2.194e-6, 4.410e-7, 5.255e-6, 5.667e-7, 1.169e-5, 5.667e-7, 1.912e-5)
+SQUEEZER_GROUND = {"A": (-0.06934, -0.00227), "B": (-0.03635, 0.03273), "C": (0.014, 0.072)}
+SQUEEZER_LENGTHS = dict(d=0.028, da=0.0115, e=0.02, ea=0.01421, rr=0.007, ra=0.00092, ss=0.035, sa=0.01874,
+                        sb=0.01043, sc=0.018, sd=0.02, ta=0.02308, tb=0.00916, u=0.04, ua=0.01228, ub=0.00449,
+                        zf=0.02, zt=0.04, fa=0.01421)
+SQUEEZER_SPRING = (4530.0, 0.07785)  # stiffness N/m, rest length m
+SQUEEZER_TORQUE = 0.033  # N m on the crank
+# the start, consistent to 1e-30: beta, Theta, gamma, Phi, delta, Omega, epsilon (rad)
+SQUEEZER_ANGLES = (-0.0617138900142764496358948458001, 0.0, 0.455279819163070380255912382449,
+                   0.222668390165885884674473185609, 0.487364979543842550225598953530,
+                   -0.222668390165885884674473185609, 1.23054744454982119249735015568)
+
+
+def squeezer_points() -> tuple[dict, dict]:
+    """Andrews' squeezer at its start, in the plane z = 0: (its joints' points, its bodies' centres of
+    mass), as Hairer and Wanner place them from the seven angles. The joint E is met from three
+    sides (bodies 2, 4 and 6 each reach it), which agree to rounding."""
+    beta, theta, gamma, phi, delta, omega, epsilon = SQUEEZER_ANGLES
+    n = SQUEEZER_LENGTHS
+    (xa, ya), (xb, yb) = SQUEEZER_GROUND["A"], SQUEEZER_GROUND["B"]
+
+    def at(x, y, *terms):  # a point from (x, y) and (length, direction angle) steps
+        return (x + sum(r * math.cos(a) for r, a in terms), y + sum(r * math.sin(a) for r, a in terms))
+
+    right = math.pi / 2
+    p = at(0.0, 0.0, (n["rr"], beta))
+    points = {"O": (0.0, 0.0), "P": p, "A": (xa, ya), "B": (xb, yb), "C": SQUEEZER_GROUND["C"],
+              "E": at(xb, yb, (n["ss"], gamma - right)),
+              "E from 2": at(*p, (-n["d"], beta + theta)),
+              "E from 4": at(xa, ya, (n["zt"], delta), (n["e"], phi + delta - right)),
+              "E from 6": at(xa, ya, (n["u"], epsilon - right), (n["zf"], omega + epsilon)),
+              "F": at(xa, ya, (n["zt"], delta)), "G": at(xa, ya, (n["u"], epsilon - right)),
+              "D": at(xb, yb, (n["sd"], gamma), (n["sc"], gamma - right))}
+    centres = [at(0.0, 0.0, (n["ra"], beta)), at(*p, (-n["da"], beta + theta)),
+               at(xb, yb, (n["sa"], gamma - right), (n["sb"], gamma)),
+               at(xa, ya, (n["zt"], delta), (n["e"] - n["ea"], phi + delta - right)),
+               at(xa, ya, (n["ta"], delta), (n["tb"], delta + right)),
+               at(xa, ya, (n["u"], epsilon - right), (n["zf"] - n["fa"], omega + epsilon)),
+               at(xa, ya, (n["ua"], epsilon - right), (-n["ub"], epsilon))]
+    return points, {f"body{k + 1}": centre for k, centre in enumerate(centres)}
+
+
+def andrews_squeezer(torque=SQUEEZER_TORQUE, **settings) -> dict:
+    """IFToMM benchmark A03, Andrews' squeezer (benchmarks/a03_andrews_squeezer.py): seven planar
+    bodies on ten hinges about z, one freedom, released from rest without gravity. A torque on the
+    crank (body1, about O; `torque` N m, a number or a time table) turns it against a spring from C
+    to a point D of body3; the joint E joins bodies 2, 3, 4 and 6, here three hinges of body3 at one
+    point. The crank's angle beta is the start's plus the joint O's position. `settings` (h, dmax,
+    ...) override MechBake's defaults."""
+    points, centres = squeezer_points()
+    bodies = [{"name": name, "mass": mass, "inertia": [moment / 2, moment / 2, moment],  # flat plates
+               "position": [*centre, 0.0]}
+              for (name, centre), mass, moment in zip(centres.items(), SQUEEZER_MASS, SQUEEZER_INERTIA)]
+    pins = [("O", "O", "world", "body1"), ("P", "P", "body1", "body2"), ("B", "B", "world", "body3"),
+            ("E2", "E", "body3", "body2"), ("E4", "E", "body3", "body4"), ("E6", "E", "body3", "body6"),
+            ("A5", "A", "world", "body5"), ("F", "F", "body5", "body4"), ("A7", "A", "world", "body7"),
+            ("G", "G", "body7", "body6")]  # (joint, its point, body a, body b)
+    joints = [{"name": name, "type": "hinge", "body_a": a, "body_b": b, "anchor": [*points[point], 0.0],
+               "axis": [0.0, 0.0, 1.0]} for name, point, a, b in pins]
+    joints[0]["effort"] = torque
+    stiffness, rest = SQUEEZER_SPRING
+    joints.append({"name": "spring", "type": "spring", "body_a": "world", "body_b": "body3",
+                   "anchor_a": [*points["C"], 0.0], "anchor_b": [*points["D"], 0.0], "stiffness": stiffness,
+                   "damping": 0.0, "rest_length": rest})
+    return {"format": FORMAT, "gravity": [0.0, 0.0, 0.0], "settings": settings, "bodies": bodies, "joints": joints}
+
+
 def n_four_bar(n: int, **settings) -> dict:
     """IFToMM benchmark A02, the N-four-bar (benchmarks/a02_n_four_bar.py): n parallelogram windows in a
     row, n + 1 upright cranks of 1 m pinned to the ground 1 m apart and n couplers of 1 m across their

@@ -33,7 +33,7 @@ ModelArrays = namedtuple("ModelArrays", [
     "axis_joint",  # (q,) the joint whose coordinate axis row a is
     "axis_is_angle",  # (q,) bool: an angle (unwrapped across turns), else a length
     "axis_driven",  # (q,) bool: a drive acts on the axis (only those axes' rows are built)
-    "drive_kind",  # (D,) drives.LOWER_LIMIT ... drives.SPRING_IMPULSE
+    "drive_kind",  # (D,) drives.LOWER_LIMIT ... drives.EFFORT
     "drive_axis",  # (D,)
     "drive_max_effort",  # (D,) N m or N; inf: unlimited
     "drive_offset",  # (D,) raw coordinate at the start

@@ -1,9 +1,10 @@
 """Drives: what acts along a joint's own coordinate (hinge angle, slider or rail displacement,
-spring length). Limits and the rail's end stops, springs (explicit or soft), servo motors, brakes.
+spring length). Limits and the rail's end stops, springs (explicit or soft), servo motors, brakes,
+applied efforts (a given torque or force).
 
 Each drive is one scalar row along its joint's axis row. Drives that belong inside the correction
 loop (limits, soft springs, motors, brakes) are solved there by projected Gauss-Seidel on an
-accumulated impulse; explicit springs act as centred impulses outside it.
+accumulated impulse; explicit springs and applied efforts act as centred impulses outside it.
 """
 from dataclasses import dataclass
 
@@ -12,7 +13,7 @@ import numpy as np
 from .spec import checked_array, short_repr
 
 # drive kinds, as the kernels know them (drive_kind)
-LOWER_LIMIT, UPPER_LIMIT, MOTOR_POSITION, MOTOR_VELOCITY, BRAKE, SPRING_SOFT, SPRING_IMPULSE = range(7)
+LOWER_LIMIT, UPPER_LIMIT, MOTOR_POSITION, MOTOR_VELOCITY, BRAKE, SPRING_SOFT, SPRING_IMPULSE, EFFORT = range(8)
 MOTOR_MODES = ("position", "velocity")
 
 
@@ -56,8 +57,8 @@ ZERO = Schedule.constant(0.0)
 @dataclass(frozen=True)
 class Drive:
     joint: int  # index into the model's joint list
-    kind: int  # LOWER_LIMIT ... SPRING_IMPULSE
-    value: Schedule = ZERO  # limit or spring rest, in raw joint coordinate
+    kind: int  # LOWER_LIMIT ... EFFORT
+    value: Schedule = ZERO  # limit or spring rest, in raw joint coordinate; an effort's torque (N m) or force (N)
     stiffness: Schedule = ZERO
     damping: Schedule = ZERO  # spring damping, or the brake's C_F
     max_effort: float = np.inf  # largest force or torque a motor may apply
@@ -87,12 +88,15 @@ def read_schedule(reader, key: str, default=None, minimum: float | None = None) 
     return parse_schedule(value, lambda problem: reader.fail(key, problem), minimum)
 
 
+DRIVE_FIELD_NAMES = {"limits": "limits", "spring": "a spring", "motor": "a motor", "effort": "an applied effort"}
+
+
 def read_axis_drives(reader, joint_type: str, allowed: tuple[str, ...]) -> dict:
-    """Reads `limits`, `spring`, `motor` of a hinge or slider record; rejects them elsewhere."""
+    """Reads `limits`, `spring`, `motor`, `effort` of a joint record where its kind allows them
+    (joints.*.DRIVE_FIELDS); rejects them elsewhere."""
     fields: dict = {}
-    for key in ("limits", "spring", "motor"):
+    for key, problem in DRIVE_FIELD_NAMES.items():
         if reader.has(key) and key not in allowed:
-            problem = "a motor" if key == "motor" else key
             raise reader.fail(key, f"is not allowed: a {joint_type} joint cannot carry {problem}")
     if "limits" in allowed and reader.has("limits"):
         fields["limits"] = _read_limits(reader)
@@ -108,6 +112,9 @@ def read_axis_drives(reader, joint_type: str, allowed: tuple[str, ...]) -> dict:
     motor = reader.record_of("motor") if "motor" in allowed else None
     if motor is not None:
         fields["motor"] = _read_motor(motor)
+    if "effort" in allowed and reader.has("effort"):
+        # a torque (N m) about a hinge's axis, a force (N) along a slider's or rail's, on body b
+        fields["effort"] = read_schedule(reader, "effort")
     return fields
 
 
@@ -173,6 +180,8 @@ def drives_of_joint(index: int, spec: dict, offset: float) -> list[Drive]:
         drives.append(Drive(index, kind, max_effort=motor["max_effort"], target=motor["target"], offset=offset))
         if motor["brake"].values.max() > 0:
             drives.append(Drive(index, BRAKE, damping=motor["brake"], offset=offset))
+    if "effort" in spec:
+        drives.append(Drive(index, EFFORT, spec["effort"], offset=offset))
     return drives
 
 
@@ -193,7 +202,7 @@ def spring_energy(drives: list[Drive], coordinate: np.ndarray, axis_of_drive: np
 class DriveArrays:
     """Every drive as arrays for the kernels (D drives; S schedules in one flat table)."""
 
-    kind: np.ndarray  # (D,) LOWER_LIMIT ... SPRING_IMPULSE
+    kind: np.ndarray  # (D,) LOWER_LIMIT ... EFFORT
     axis: np.ndarray  # (D,) the axis row (joint coordinate) it acts on
     max_effort: np.ndarray  # (D,) largest force or torque of a motor (inf: unlimited)
     offset: np.ndarray  # (D,) raw coordinate at the start: joint position = raw - offset

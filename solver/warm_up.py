@@ -26,8 +26,8 @@ def _body(name: str, position, **extra) -> dict:
 
 
 def every_joint(solver: str = "system", extrapolation: str = "none", spring_method: str = "soft") -> dict:
-    """A chain holding one joint of every kind, with limits, springs and both motor modes (one target
-    a time table, as keyed targets are)."""
+    """A chain holding one joint of every kind, with limits, springs, both motor modes and an applied
+    effort (one target and the effort time tables, as keyed values are)."""
     bodies = [_body(f"link{k}", (0.3 * k, 0.0, -0.1 * k)) for k in range(1, 8)]
     joints = [
         {"name": "ball", "type": "ball", "body_a": "world", "body_b": "link1", "anchor": [0.15, 0, 0]},
@@ -44,7 +44,7 @@ def every_joint(solver: str = "system", extrapolation: str = "none", spring_meth
         {"name": "spring", "type": "spring", "body_a": "link5", "body_b": "link6", "anchor_a": [1.5, 0, -0.5],
          "anchor_b": [1.8, 0, -0.6], "stiffness": 50.0, "damping": 0.5, "method": spring_method},
         {"name": "rail", "type": "rail", "body_a": "link6", "body_b": "link7", "start": [1.8, 0, -0.6],
-         "end": [2.1, 0, -0.7], "point": [1.95, 0, -0.65]},
+         "end": [2.1, 0, -0.7], "point": [1.95, 0, -0.65], "effort": [[0.0, 0.0], [1.0, 0.5]]},
     ]
     settings = {"h": 0.01, "dmax": 1e-6, "solver": solver, "extrapolation": extrapolation}
     return {"format": FORMAT, "gravity": [0, 0, -9.81], "settings": settings, "bodies": bodies, "joints": joints}

@@ -9,7 +9,7 @@ NAME = "hinge"
 CODE = HINGE
 ROW_ANGULAR = (False, False, False, True, True)
 COORDINATE = "angle"
-DRIVE_FIELDS = ("limits", "spring", "motor")
+DRIVE_FIELDS = ("limits", "spring", "motor", "effort")
 
 
 def read(reader) -> dict:

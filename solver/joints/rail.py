@@ -11,7 +11,7 @@ NAME = "rail"
 CODE = RAIL
 ROW_ANGULAR = (False, False)
 COORDINATE = "length"
-DRIVE_FIELDS = ()
+DRIVE_FIELDS = ("effort",)
 
 
 def read(reader) -> dict:

@@ -8,7 +8,7 @@ NAME = "slider"
 CODE = SLIDER
 ROW_ANGULAR = (False, False, True, True, True)
 COORDINATE = "length"
-DRIVE_FIELDS = ("limits", "spring", "motor")
+DRIVE_FIELDS = ("limits", "spring", "motor", "effort")
 
 
 def read(reader) -> dict:

@@ -1,10 +1,11 @@
-"""Drives in kernels: what acts along a joint's own coordinate. Explicit springs are centred impulses
-outside the correction loop (Schmitt 9.2, §8); limits, motors, soft springs and brakes are scalar rows
-solved by projected Gauss-Seidel on an accumulated impulse inside it (P-steps 1-2), and limits and
-motors again in the velocity correction (P-step 4). They act through the joints (rows.through_joints)."""
+"""Drives in kernels: what acts along a joint's own coordinate. Explicit springs and applied efforts
+are centred impulses outside the correction loop (Schmitt 9.2, §8); limits, motors, soft springs and
+brakes are scalar rows solved by projected Gauss-Seidel on an accumulated impulse inside it (P-steps
+1-2), and limits and motors again in the velocity correction (P-step 4). They act through the joints
+(rows.through_joints)."""
 import numpy as np
 
-from ..drives import LOWER_LIMIT, MOTOR_POSITION, MOTOR_VELOCITY, SPRING_IMPULSE, SPRING_SOFT, UPPER_LIMIT
+from ..drives import EFFORT, LOWER_LIMIT, MOTOR_POSITION, MOTOR_VELOCITY, SPRING_IMPULSE, SPRING_SOFT, UPPER_LIMIT
 from . import rows as joint_rows
 from .jit import borrowing_kernel
 from .rows import LOCKED
@@ -12,8 +13,14 @@ from .schedule import DAMPING, STIFFNESS, TARGET, VALUE, drive_value, next_stop,
 
 
 @borrowing_kernel
+def is_explicit_drive(kind):
+    """Acts as a force given by the state and the time, outside the correction loop (apply_explicit_forces)."""
+    return kind == SPRING_IMPULSE or kind == EFFORT
+
+
+@borrowing_kernel
 def is_loop_drive(kind):
-    return kind != SPRING_IMPULSE
+    return not is_explicit_drive(kind)
 
 
 @borrowing_kernel
@@ -31,15 +38,21 @@ def has_loop_drives(model):
 
 @borrowing_kernel
 def apply_explicit_forces(model, rows, twist, axis_coordinate, t, dt):
-    """Springs of method 'impulse' as an impulse F dt (Schmitt 9.2 and its damping form); called with
-    dt = h/2 before and after the ballistic motion, the pair is the centred impulse of §8."""
+    """Springs of method 'impulse' (Schmitt 9.2 and its damping form) and applied efforts (the torque
+    or force their schedule gives at t) as an impulse F dt along the axis; called with dt = h/2 at
+    the step's start and again at its end, after the ballistic motion, the pair is the centred
+    impulse of §8 (for an effort, the trapezoidal rule over its schedule)."""
     for k in range(model.drive_kind.shape[0]):
-        if model.drive_kind[k] != SPRING_IMPULSE:
+        kind = model.drive_kind[k]
+        if not is_explicit_drive(kind):
             continue
         a = model.drive_axis[k]
-        velocity = joint_rows.axis_rate(model, rows, a, twist)
-        force = (-drive_value(model, k, STIFFNESS, t) * (axis_coordinate[a] - drive_value(model, k, VALUE, t))
-                 - drive_value(model, k, DAMPING, t) * velocity)
+        if kind == EFFORT:
+            force = drive_value(model, k, VALUE, t)
+        else:
+            velocity = joint_rows.axis_rate(model, rows, a, twist)
+            force = (-drive_value(model, k, STIFFNESS, t) * (axis_coordinate[a] - drive_value(model, k, VALUE, t))
+                     - drive_value(model, k, DAMPING, t) * velocity)
         j = model.axis_joint[a]
         for side in range(2):
             body = model.joint_body[j, side]

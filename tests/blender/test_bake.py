@@ -110,6 +110,26 @@ def test_keyed_motor_target_is_followed():
     assert angles == pytest.approx([0.0, 1.0, -0.5, -0.5], abs=1e-6)
 
 
+def test_an_applied_torque_keyed_in_the_panel_turns_a_box_on_its_hinge():
+    """A 0.2 m box of density 1000 (8 kg, I = m (a^2 + b^2) / 12 about z, exact from its mesh) on a hinge
+    through its centre, its Effort ticked and its torque keyed linearly from 0 to 0.2 N·m over 2 s:
+    the angle is c t^3 / (6 I), c = 0.1 N·m/s, within the method's (c / I) t h^2 / 6 (1e-5 rad)."""
+    box = add_box("Flywheel", (0.2, 0.2, 0.2), (0, 0, 0), shape="NONE")
+    joint = add_joint("Axle", "HINGE", (0, 0, 0), axis=(0, 0, 1), body_b=box, use_effort=True)
+    for frame, torque in ((1, 0.0), (49, 0.2)):
+        joint.mechbake.effort = torque
+        joint.keyframe_insert("mechbake.effort", frame=frame)
+    for curve in action_fcurves(joint):
+        for key in curve.keyframe_points:
+            key.interpolation = "LINEAR"
+    set_frames(1, 49)
+    bake_scene(bpy.context.scene)
+    inertia = 8.0 * (0.2**2 + 0.2**2) / 12
+    corner = point_track(box, (0.5, 0.0, 0.0), [25, 49])  # the middle of the box's +x face, in object coordinates
+    angles = np.arctan2(corner[:, 1], corner[:, 0])
+    assert angles == pytest.approx([0.1 * t**3 / (6 * inertia) for t in (1.0, 2.0)], abs=5e-5)
+
+
 def test_a_servo_keyed_past_its_limits_without_a_torque_limit_is_named_and_nothing_is_written():
     """In the UI: an arm on a hinge limited to +-60 degrees, its servo at Max Torque 0
     (unlimited), its target keyed with Constant interpolation to jump to 90 degrees at frame 12.

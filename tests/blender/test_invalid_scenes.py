@@ -54,6 +54,10 @@ def motor_on_ball(rod, joint):
     joint.mechbake.joint_type, joint.mechbake.motor_mode = "BALL", "VELOCITY"
 
 
+def effort_on_ball(rod, joint):
+    joint.mechbake.joint_type, joint.mechbake.use_effort, joint.mechbake.effort = "BALL", True, 1.0
+
+
 def zero_axis(rod, joint):
     joint.scale = (0, 0, 0)
 
@@ -93,6 +97,7 @@ CASES = [
     (untagged_body, "joint 'Pivot': Body B 'Rod' is not a MechBake body"),
     (missing_target, "joint 'Pivot': a Spring joint needs a Target object"),
     (motor_on_ball, "joint 'Pivot': a Ball joint cannot carry a motor"),
+    (effort_on_ball, "joint 'Pivot': a Ball joint cannot carry an applied effort (only Hinge, Slider and Rail can)"),
     (zero_axis, "joint 'Pivot': its Z axis has no length"),
     (world_name, "object 'world': the name 'world' is reserved"),
     (no_dynamic_body, "the scene has no Dynamic body"),
