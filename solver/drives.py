@@ -14,6 +14,7 @@ from .spec import checked_array, short_repr
 
 # drive kinds, as the kernels know them (drive_kind)
 LOWER_LIMIT, UPPER_LIMIT, MOTOR_POSITION, MOTOR_VELOCITY, BRAKE, SPRING_SOFT, SPRING_IMPULSE, EFFORT = range(8)
+EXPLICIT_KINDS = (SPRING_IMPULSE, EFFORT)  # centred impulses outside the correction loop (kernels/drives.py)
 MOTOR_MODES = ("position", "velocity")
 
 

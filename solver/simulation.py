@@ -483,7 +483,7 @@ class Simulation:
             converged, joint, gap = k.correct_positions(a, s, arrays, self._rows, self._flight, work, h, self._counters)
             self._flight_valid = bool(converged)
             return converged, joint, gap, None
-        loop_drives = bool(np.any(a.drive_kind != drives.SPRING_IMPULSE))
+        loop_drives = bool(np.any(~np.isin(a.drive_kind, drives.EXPLICIT_KINDS)))
         contact_rows.warm_start(self._warm_position, self.state.twist.reshape(-1), h / self._warm_h)
         for _ in range(REDETECTIONS + 1):
             converged, contact_rows.settled, joint, gap, contact_rows.passes, flight_valid, self._settle_wait = (
