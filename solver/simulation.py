@@ -163,11 +163,9 @@ class Simulation:
             self._after_sleep_change()
         self.stats["asleep"] = int(self._sleep.asleep.sum())
 
-    def _wake(self, bodies: np.ndarray, h: float) -> None:
-        """Wakes sleeping bodies within a sub-step of h, after the first half of its explicit forces,
-        which they are given here."""
+    def _wake(self, bodies: np.ndarray) -> None:
+        """Wakes sleeping bodies, at rest where they are (gravity acts in the flight, which is taken again)."""
         self._sleep.wake(bodies)
-        self.state.twist[bodies, :3] += 0.5 * h * self._arrays.body_gravity[bodies]
         self._after_sleep_change()
         self._ensure_rows()
         self.stats["wakes"] += 1
@@ -549,7 +547,7 @@ class Simulation:
         contacts = find_contacts(model, state.frames, ahead, self._sleep.active)
         woken = self._sleep.woken_by(contacts.body_a, contacts.body_b)
         while len(woken):  # a moving body nears a sleeping island: it wakes whole, and takes part in this step
-            self._wake(woken, h)
+            self._wake(woken)
             ahead = fly(model, self._arrays, state.frames, state.twist, h, state.time)
             contacts = find_contacts(model, state.frames, ahead, self._sleep.active)
             woken = self._sleep.woken_by(contacts.body_a, contacts.body_b)
