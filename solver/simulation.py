@@ -235,7 +235,7 @@ class Simulation:
 
     def _advance(self, duration: float) -> None:
         """`duration` of a scene with contacts, in sub-steps that halve when the corrections fail and
-        shorten to the next impact."""
+        shorten to the next impact of a pair that bounces."""
         end = self.state.time + duration
         remaining = duration
         substeps = 0
@@ -253,7 +253,7 @@ class Simulation:
                 self._restore(saved.copy())
                 lcp = False
                 failure = self._try_substep(h, lcp=lcp)
-            if isinstance(failure, float):  # a collision ahead: step exactly to it (Schmitt §11)
+            if isinstance(failure, float):  # a bouncing collision ahead: step exactly to it (Schmitt §11)
                 h = failure
                 self._restore(saved.copy())
                 failure = self._try_substep(h, shortened=True, lcp=lcp)
@@ -541,7 +541,8 @@ class Simulation:
 
     def _contacts_ahead(self, h: float, shortened: bool, lcp: bool):
         """Contacts within reach this step: (contact rows for the loop, contacts the LCP took, a shorter
-        step to take first when a pair would collide within this one)."""
+        step to take first when a pair that bounces would collide within this one). A moving body
+        that comes within reach of a sleeping island wakes it first."""
         model, state = self.model, self.state
         ahead = fly(model, self._arrays, state.frames, state.twist, h, state.time)
         contacts = find_contacts(model, state.frames, ahead, self._sleep.active)
@@ -567,8 +568,9 @@ class Simulation:
             # Lemke ended on a ray: this step's contacts go the impulse way
             return ContactRows(model, self, contacts, state.frames), None, None
         contact_rows = ContactRows(model, self, contacts, state.frames)
-        impact = None if shortened else _first_impact(contact_rows.contacts, contact_rows.rates(
-            state.twist.reshape(-1))[:, 0], state, h, ahead)
+        bouncing = contacts.restitution > 0
+        impact = None if shortened or not bouncing.any() else _first_impact(
+            contacts.subset(bouncing), contact_rows.rates(state.twist.reshape(-1))[bouncing, 0], state, h, ahead)
         return contact_rows, None, impact
 
     def _touching(self):
