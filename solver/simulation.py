@@ -146,6 +146,8 @@ class Simulation:
         """Advance the mechanism by one step h."""
         if not self.model.contacts.enabled:
             self._advance_jointed(self.h, 1, counted=False)
+        elif self._sleep.nothing_moves:  # every body asleep and none animated: nothing can wake them
+            self.state.time += self.h
         else:
             start = Frames(self.state.frames.position.copy(), self.state.frames.rotation.copy())
             if self.model.settings.extrapolation == "richardson":

@@ -41,6 +41,7 @@ class Sleep:
                                       body_inv_inertia=arrays.body_inv_inertia.copy(),
                                       body_gravity=arrays.body_gravity.copy(), body_rotates=arrays.body_rotates.copy())
         self.active = None  # what detection.find_contacts looks at while some body sleeps (ActiveSlots)
+        self.nothing_moves = False  # every dynamic body sleeps and none is animated: a step is time passing
         self.wakes = 0  # islands woken
 
     @property
@@ -109,6 +110,8 @@ class Sleep:
             target[:] = source
             target[asleep] = 0
         self.active = _active_slots(self._model, asleep) if asleep.any() else None
+        model = self._model
+        self.nothing_moves = not (model.body_dynamic & ~asleep).any() and not model.body_animated.any()
 
 
 def _islands(n: int, body_a: np.ndarray, body_b: np.ndarray, linked: np.ndarray) -> np.ndarray:
