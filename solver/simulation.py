@@ -570,9 +570,9 @@ class Simulation:
             # Lemke ended on a ray: this step's contacts go the impulse way
             return ContactRows(model, self, contacts, state.frames), None, None
         contact_rows = ContactRows(model, self, contacts, state.frames)
-        bouncing = contacts.restitution > 0
-        impact = None if shortened or not bouncing.any() else _first_impact(
-            contacts.subset(bouncing), contact_rows.rates(state.twist.reshape(-1))[bouncing, 0], state, h, ahead)
+        bounces = contacts.restitution > 0
+        impact = None if shortened or not bounces.any() else _first_impact(
+            contacts.subset(bounces), contact_rows.rates(state.twist.reshape(-1))[bounces, 0], state, h, ahead)
         return contact_rows, None, impact
 
     def _touching(self):
