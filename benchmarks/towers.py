@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 from common import table
-from contact_scaling import box, mujoco_xml, plane
+from contact_scaling import box, plane, theirs
 
 from mechbake.solver import Model, Simulation, warm_up
 
@@ -55,20 +55,6 @@ def ours(bodies: list, h: float, seconds: float, sleep: bool) -> tuple[float, fl
     return wall, moved, sim.stats["asleep"]
 
 
-def theirs(bodies: list, h: float, seconds: float) -> tuple[float, float]:
-    import mujoco
-
-    xml = mujoco_xml(bodies, [], FLOOR).replace('timestep="0.01"', f'timestep="{h}"')
-    model = mujoco.MjModel.from_xml_string(xml)
-    data = mujoco.MjData(model)
-    mujoco.mj_forward(model, data)
-    start = {body["name"]: data.body(body["name"]).xpos.copy() for body in bodies}
-    began = time.perf_counter()
-    mujoco.mj_step(model, data, nstep=int(round(seconds / h)))
-    wall = time.perf_counter() - began
-    return wall, max(float(np.linalg.norm(data.body(name).xpos - p)) for name, p in start.items())
-
-
 def main() -> None:
     import mujoco
 
@@ -85,7 +71,7 @@ def main() -> None:
             continue
         bodies = build()
         for h in (float(step) for step in args.steps.split(",")):
-            peer_wall, peer_moved = theirs(bodies, h, args.seconds)
+            peer_wall, peer_moved = theirs(lambda: (bodies, [], FLOOR), args.seconds, h)
             rows.append([name, h, f"MuJoCo {mujoco.__version__}", f"{peer_moved:.2e}", "", "", peer_wall, "1"])
             for sleep in (True, False) if args.awake else (True,):
                 wall, moved, asleep = ours(bodies, h, args.seconds, sleep)
