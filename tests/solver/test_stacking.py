@@ -1,7 +1,8 @@
 """Contact that stacks. Bodies at rest on each other stay at rest: equal boxes stacked
 (their corners sit on the edges of the face below), a box half over the edge of another, a capsule
 lying across a box, a row of boxes side by side. Each stands for 5 s with no sinking beyond Dmax and
-no drift faster than 1e-6 m/s."""
+no drift faster than 1e-6 m/s. Nothing sleeps here (sleep_speed 0): these are the solver's own
+stillness and cost, which a sleeping island would hide (tests/solver/test_sleeping.py)."""
 import numpy as np
 import pytest
 
@@ -14,12 +15,13 @@ METHODS = ["impulse", "lcp"]
 DMAX = 1e-5  # the default users get
 DRIFT = 1e-6  # m/s
 SECONDS = 5.0
+AWAKE = 0.0  # sleep_speed: nothing sleeps
 
 
 def stands_still(bodies, method) -> None:
     """Each body keeps its place (within Dmax) and does not drift: in the last second it moves less
     than DRIFT times that second."""
-    sim = simulate_contact(bodies, [floor()], method, dmax=DMAX)
+    sim = simulate_contact(bodies, [floor()], method, dmax=DMAX, sleep_speed=AWAKE)
     assert sim.warnings == []
     for name, (moved, last_second, _) in resting_motion(sim, [body["name"] for body in bodies], SECONDS).items():
         assert moved < DMAX, name
@@ -36,7 +38,8 @@ def test_resting_bodies_stand_still(scene, method):
 def test_a_stack_of_two_does_not_sink_or_tilt(method):
     """Two equal boxes stacked on the floor neither sink beyond Dmax nor tilt (they once sank 4.2 mm)."""
     sim = simulate_contact([box_body("lower", position=(0, 0, 0.5 * SIZE), size=SIZE, mass=MASS),
-                    box_body("upper", position=(0, 0, 1.5 * SIZE), size=SIZE, mass=MASS)], [floor()], method, dmax=DMAX)
+                    box_body("upper", position=(0, 0, 1.5 * SIZE), size=SIZE, mass=MASS)], [floor()], method, dmax=DMAX,
+                           sleep_speed=AWAKE)
     sim.run(1.0)
     assert sim.position("upper")[2] == pytest.approx(1.5 * SIZE, abs=DMAX)
     assert np.allclose(sim.orientation("upper"), [1, 0, 0, 0], atol=DMAX)
@@ -50,7 +53,7 @@ def test_a_resting_stack_settles_in_a_few_passes_a_step(friction):
     friction and 1.3 without; Gauss-Seidel alone took 45 and 3.0, each a look-ahead)."""
     bodies = [box_body(f"box{k}", position=(0, 0, SIZE * (k + 0.5)), size=SIZE, mass=MASS, friction=friction)
               for k in range(3)]
-    sim = simulate_contact(bodies, [floor(friction=friction)], "impulse", dmax=DMAX)
+    sim = simulate_contact(bodies, [floor(friction=friction)], "impulse", dmax=DMAX, sleep_speed=AWAKE)
     sim.run(0.5)
     passes, substeps = sim.stats["contact_passes"], sim.stats["contact_substeps"]
     sim.run(1.0)
@@ -70,7 +73,7 @@ def test_a_tower_stands_from_its_first_step(boxes, h):
     thousands of passes to pass the load down; the direct step for held contacts finds their
     support from none."""
     bodies = [box_body(f"box{k}", position=(0, 0, SIZE * (k + 0.5)), size=SIZE, mass=MASS) for k in range(boxes)]
-    sim = simulate_contact(bodies, [floor()], "impulse", h=h)
+    sim = simulate_contact(bodies, [floor()], "impulse", h=h, sleep_speed=AWAKE)
     start = np.array([sim.position(body["name"]) for body in bodies])
     highest = 0.0
     for _ in range(int(round(TOWER_SECONDS / h))):
@@ -86,7 +89,7 @@ def test_a_tower_stands_on_a_few_passes_a_step(max_corrections):
     """A tower of 8 given fewer passes a step than Gauss-Seidel needs stands: the direct
     step for held contacts closes what the passes leave."""
     bodies = [box_body(f"box{k}", position=(0, 0, SIZE * (k + 0.5)), size=SIZE, mass=MASS) for k in range(8)]
-    sim = simulate_contact(bodies, [floor()], "impulse", max_corrections=max_corrections)
+    sim = simulate_contact(bodies, [floor()], "impulse", max_corrections=max_corrections, sleep_speed=AWAKE)
     sim.run(1.0)
     assert abs(sim.position("box7")[2] - 7.5 * SIZE) < TOWER_DRIFT
 
