@@ -26,6 +26,8 @@ IMPACT_ROUNDS = 64
 # a short sub-step's impulses (one that reaches a step's end) are mostly its gaps closed over its
 # length, which do not grow with the step as a load's do.
 WARM_GROWTH = 2.0
+# Velocity passes (P-step 4) before the direct step for the contacts that press and stick is tried
+FIRST_PASSES = 4
 
 
 def overlapping(gap: np.ndarray, dmax: float) -> np.ndarray:
@@ -50,9 +52,9 @@ class ContactRows:
         point, self.directions, self.local = contacts.frames_at(frames)
         self.rows = rows.rows_through_joints(contacts.body_a, contacts.body_b, point, self.directions)
         m = len(contacts)
-        from ..kernels import contact, contact_rows  # the kernels load with the first simulation
+        from ..kernels import contact, contact_rows, held_contacts  # the kernels load with the first simulation
 
-        self._kernels, self._rows_kernels = contact, contact_rows
+        self._kernels, self._rows_kernels, self._held = contact, contact_rows, held_contacts
         self.block = contact_rows.blocks(self.rows)  # (m, 3, 3) each contact's own K
         self.accumulated = np.zeros((m, 3))  # normal, tangent, binormal impulses this step
         self.passes = 0
@@ -116,10 +118,23 @@ class ContactRows:
 
     def solve_velocities(self, twist: np.ndarray, limit: int, vmax: float) -> None:
         """P-step 4 for the contacts: passes until none changes a rate by vmax, at most `limit`
-        (kernels/contact.velocity_passes)."""
-        self.passes = self._kernels.velocity_passes(self.rows, self.block, self.accumulated,
-                                                    self.contacts.friction, self.normal_floor, twist, self.passes,
-                                                    limit, vmax)
+        (kernels/contact.velocity_passes). When the first passes leave more to do, the direct step
+        for the contacts that press and stick (kernels/held_contacts.settle, every rate the residual
+        to close) comes first: Gauss-Seidel passes a stack's load down level by level."""
+        friction = self.contacts.friction
+        before = self.passes
+        self.passes = self._kernels.velocity_passes(self.rows, self.block, self.accumulated, friction,
+                                                    self.normal_floor, twist, self.passes, min(limit, FIRST_PASSES),
+                                                    vmax)
+        if self.passes - before < min(limit, FIRST_PASSES):
+            return
+        m = len(self.contacts)
+        at_rest = np.zeros((m, 3))  # no gap or slip to close: the residual is the rate itself
+        self._held.settle(self.rows, self.accumulated, friction, at_rest[:, 0], at_rest[:, 1:], at_rest, twist, 1.0,
+                          vmax)
+        self.passes = self._kernels.velocity_passes(self.rows, self.block, self.accumulated, friction,
+                                                    self.normal_floor, twist, self.passes,
+                                                    limit - (self.passes - before), vmax)
 
 
 def resting_speed(model, h: float) -> float:
