@@ -26,8 +26,8 @@ from .model import Model, Settings
 from .servo_fault import cannot_follow, servo_at_fault
 from .sleeping import Sleep
 from .contact.detection import Contacts, find_contacts
-from .contact.impulse import (SEPARATION_SPEED, TOUCHING, ContactRows, gap_targets, normal_rates, overlapping,
-                              resolve_impacts, resting_speed)
+from .contact.impulse import (FIRST_PASSES, SEPARATION_SPEED, TOUCHING, ContactRows, gap_targets, normal_rates,
+                              overlapping, resolve_impacts, resting_speed)
 from .contact.lcp import apply_lcp_impulses
 from .contact.lemke import LemkeFailure
 from .contact.reduction import four_per_face
@@ -114,6 +114,7 @@ class Simulation:
         self._warm_velocity: dict = {}
         self._warm_h = self.h
         self._settle_wait = 1  # passes before the contact loop's first direct step (contact_loop.correct_positions)
+        self._velocity_settle_wait = FIRST_PASSES  # the same in the velocity correction (ContactRows.solve_velocities)
         self._found_at: tuple | None = None  # (position, rotation, contacts) of the last _contacts_at
         # (position, twist) where the last sub-step's P-step 4 left its touching contacts, none closing
         self._settled_at: tuple | None = None
@@ -448,8 +449,9 @@ class Simulation:
             if touching is not None and len(touching):
                 contact_rows = ContactRows(self.model, self, touching, state.frames, pushed_out)
                 contact_rows.warm_start(self._warm_velocity, state.twist.reshape(-1), h / self._warm_h)
-                contact_rows.solve_velocities(state.twist.reshape(-1), self.model.settings.max_corrections,
-                                              self.model.settings.vmax)
+                self._velocity_settle_wait = contact_rows.solve_velocities(
+                    state.twist.reshape(-1), self.model.settings.max_corrections, self.model.settings.vmax,
+                    self._velocity_settle_wait)
                 velocity_impulses = contact_rows.impulses()
         if not k.is_finite(arrays):
             return self._non_finite()

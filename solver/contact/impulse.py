@@ -26,7 +26,8 @@ IMPACT_ROUNDS = 64
 # a short sub-step's impulses (one that reaches a step's end) are mostly its gaps closed over its
 # length, which do not grow with the step as a load's do.
 WARM_GROWTH = 2.0
-# Velocity passes (P-step 4) before the direct step for the contacts that press and stick is tried
+# Velocity passes (P-step 4) before the direct step for the contacts that press and stick is tried,
+# while it holds
 FIRST_PASSES = 4
 
 
@@ -116,25 +117,29 @@ class ContactRows:
         return self._kernels.impacts(self.rows, self.block, self.contacts.friction,
                                      self.contacts.restitution, twist, impact_speed, IMPACT_ROUNDS, passes, tolerance)
 
-    def solve_velocities(self, twist: np.ndarray, limit: int, vmax: float) -> None:
+    def solve_velocities(self, twist: np.ndarray, limit: int, vmax: float, settle_wait: int) -> int:
         """P-step 4 for the contacts: passes until none changes a rate by vmax, at most `limit`
-        (kernels/contact.velocity_passes). When the first passes leave more to do, the direct step
-        for the contacts that press and stick (kernels/held_contacts.settle, every rate the residual
-        to close) comes first: Gauss-Seidel passes a stack's load down level by level."""
+        (kernels/contact.velocity_passes). After `settle_wait` passes that leave more to do, the
+        direct step for the contacts that press and stick (kernels/held_contacts.settle, each
+        contact's rate the residual to close) is tried, and the passes go on from there: Gauss-Seidel
+        passes a stack's load down level by level. Returns the passes the next call waits before its
+        direct step: FIRST_PASSES after one that held; after one that failed, about as many passes as
+        its work, carried across calls, so that failing tries never cost more than the passes."""
         friction = self.contacts.friction
         before = self.passes
+        first = min(limit, settle_wait)
         self.passes = self._kernels.velocity_passes(self.rows, self.block, self.accumulated, friction,
-                                                    self.normal_floor, twist, self.passes, min(limit, FIRST_PASSES),
-                                                    vmax)
-        if self.passes - before < min(limit, FIRST_PASSES):
-            return
+                                                    self.normal_floor, twist, self.passes, first, vmax)
+        made = self.passes - before
+        if made < first or made == limit:  # the passes settled the contacts, or none are left
+            return max(settle_wait - made, 1)
         m = len(self.contacts)
         at_rest = np.zeros((m, 3))  # no gap or slip to close: the residual is the rate itself
-        self._held.settle(self.rows, self.accumulated, friction, at_rest[:, 0], at_rest[:, 1:], at_rest, twist, 1.0,
-                          vmax)
+        held, work = self._held.settle(self.rows, self.accumulated, friction, at_rest[:, 0], at_rest[:, 1:], at_rest,
+                                       twist, 1.0, vmax)
         self.passes = self._kernels.velocity_passes(self.rows, self.block, self.accumulated, friction,
-                                                    self.normal_floor, twist, self.passes,
-                                                    limit - (self.passes - before), vmax)
+                                                    self.normal_floor, twist, self.passes, limit - made, vmax)
+        return FIRST_PASSES if held else max(made, work // max(m, 1))
 
 
 def resting_speed(model, h: float) -> float:
