@@ -548,14 +548,13 @@ class Simulation:
         step to take first when a pair that bounces would collide within this one). A moving body
         that comes within reach of a sleeping island wakes it first."""
         model, state = self.model, self.state
-        ahead = fly(model, self._arrays, state.frames, state.twist, h, state.time)
-        contacts = find_contacts(model, state.frames, ahead, self._sleep.active)
-        woken = self._sleep.woken_by(contacts.body_a, contacts.body_b)
-        while len(woken):  # a moving body nears a sleeping island: it wakes whole, and takes part in this step
-            self._wake(woken)
+        while True:  # a moving body that nears a sleeping island wakes it whole, to take part in this step
             ahead = fly(model, self._arrays, state.frames, state.twist, h, state.time)
             contacts = find_contacts(model, state.frames, ahead, self._sleep.active)
             woken = self._sleep.woken_by(contacts.body_a, contacts.body_b)
+            if not len(woken):
+                break
+            self._wake(woken)
         if not len(contacts):
             return None, None, None
         if lcp:  # Stewart-Trinkle

@@ -42,11 +42,7 @@ class Sleep:
                                       body_gravity=arrays.body_gravity.copy(), body_rotates=arrays.body_rotates.copy())
         self.active = None  # what detection.find_contacts looks at while some body sleeps (ActiveSlots)
         self.nothing_moves = False  # every dynamic body sleeps and none is animated: a step is time passing
-        self.wakes = 0  # islands woken
-
-    @property
-    def any_asleep(self) -> bool:
-        return bool(self.asleep.any())
+        self._moves = model.body_dynamic | model.body_animated  # (n,) bodies that move when awake
 
     def note_step(self, h: float, start: Frames, end: Frames, twist: np.ndarray, touching_a: np.ndarray,
                   touching_b: np.ndarray) -> np.ndarray:
@@ -63,9 +59,8 @@ class Sleep:
                  & (np.linalg.norm(twist[:, 3:], axis=1) * self.reach < self.speed)
                  & (np.linalg.norm(end.position - start.position, axis=1) < limit) & (angle * self.reach < limit))
         self.rest_time = np.where(still & self.may_sleep & ~self.asleep, self.rest_time + h, 0.0)
-        moving = self._model.body_dynamic | self._model.body_animated
-        island = _islands(len(twist), touching_a, touching_b, moving & ~self.asleep)
-        awake = moving & ~self.asleep
+        moving, awake = self._moves, self._moves & ~self.asleep
+        island = _islands(len(twist), touching_a, touching_b, awake)
         # an island sleeps when all its bodies may and have rested long enough, and it touches the ground
         blocked = np.zeros(len(twist), dtype=bool)
         np.logical_or.at(blocked, island[awake], ~self.may_sleep[awake] | (self.rest_time[awake] < SLEEP_AFTER))
@@ -85,9 +80,9 @@ class Sleep:
     def woken_by(self, body_a: np.ndarray, body_b: np.ndarray) -> np.ndarray:
         """The sleeping bodies to wake for contacts (bodies a and b (m,)) found within the margin: the
         whole islands of those that pair a sleeping body with a moving one."""
-        if not self.any_asleep or not len(body_a):
+        if not self.asleep.any() or not len(body_a):
             return np.zeros(0, dtype=int)
-        moving = (self._model.body_dynamic | self._model.body_animated) & ~self.asleep
+        moving = self._moves & ~self.asleep
         touched = np.concatenate((body_a[self.asleep[body_a] & moving[body_b]],
                                   body_b[self.asleep[body_b] & moving[body_a]]))
         if not len(touched):
@@ -99,7 +94,6 @@ class Sleep:
         self.asleep[bodies] = False
         self.island[bodies] = -1
         self.rest_time[bodies] = 0.0
-        self.wakes += 1
         self._update()
 
     def _update(self) -> None:

@@ -134,9 +134,9 @@ class ContactRows:
         if made < first or made == limit:  # the passes settled the contacts, or none are left
             return max(settle_wait - made, 1)
         m = len(self.contacts)
-        at_rest = np.zeros((m, 3))  # no gap or slip to close: the residual is the rate itself
-        held, work = self._held.settle(self.rows, self.accumulated, friction, at_rest[:, 0], at_rest[:, 1:], at_rest,
-                                       twist, 1.0, vmax)
+        # no gap, slip or earlier rate to close from (each its own array: views would compile settle again)
+        held, work = self._held.settle(self.rows, self.accumulated, friction, np.zeros(m), np.zeros((m, 2)),
+                                       np.zeros((m, 3)), twist, 1.0, vmax)
         self.passes = self._kernels.velocity_passes(self.rows, self.block, self.accumulated, friction,
                                                     self.normal_floor, twist, self.passes, limit - made, vmax)
         return FIRST_PASSES if held else max(made, work // max(m, 1))
