@@ -10,7 +10,18 @@ from blender_build import add_box, add_joint, add_rod, set_frames
 from keys import curves, point_track, world_matrices
 from mechbake.bake import bake_scene, clear_bake
 from mechbake.keyframes import action_fcurves
+
 from measure import pendulum_period, zero_crossings
+
+
+def key_setting(obj, name: str, keys, interpolation: str) -> None:
+    """Keys the MechBake setting `name` of obj at (frame, value) pairs, each with the interpolation given."""
+    for frame, value in keys:
+        setattr(obj.mechbake, name, value)
+        obj.keyframe_insert(f"mechbake.{name}", frame=frame)
+    for curve in action_fcurves(obj):
+        for key in curve.keyframe_points:
+            key.interpolation = interpolation
 
 
 def baked_pendulum_period_error(substeps: int, dmax: float | None = None, degrees: float = 30.0,
@@ -116,12 +127,7 @@ def test_an_applied_torque_keyed_in_the_panel_turns_a_box_on_its_hinge():
     the angle is c t^3 / (6 I), c = 0.1 N·m/s, within the method's (c / I) t h^2 / 6 (1e-5 rad)."""
     box = add_box("Flywheel", (0.2, 0.2, 0.2), (0, 0, 0), shape="NONE")
     joint = add_joint("Axle", "HINGE", (0, 0, 0), axis=(0, 0, 1), body_b=box, use_effort=True)
-    for frame, torque in ((1, 0.0), (49, 0.2)):
-        joint.mechbake.effort = torque
-        joint.keyframe_insert("mechbake.effort", frame=frame)
-    for curve in action_fcurves(joint):
-        for key in curve.keyframe_points:
-            key.interpolation = "LINEAR"
+    key_setting(joint, "effort", ((1, 0.0), (49, 0.2)), "LINEAR")
     set_frames(1, 49)
     bake_scene(bpy.context.scene)
     inertia = 8.0 * (0.2**2 + 0.2**2) / 12
@@ -138,12 +144,7 @@ def test_a_servo_keyed_past_its_limits_without_a_torque_limit_is_named_and_nothi
     arm = add_rod("Arm", (0, 0, 0), (0, 0, -1), radius=0.03)
     joint = add_joint("Shoulder", "HINGE", (0, 0, 0), axis=(0, 1, 0), body_b=arm, motor_mode="POSITION",
                       motor_max_torque=0.0, use_limits=True, limit_min=math.radians(-60), limit_max=math.radians(60))
-    for frame, value in ((1, 0.0), (12, math.radians(90))):
-        joint.mechbake.motor_target = value
-        joint.keyframe_insert("mechbake.motor_target", frame=frame)
-    for curve in action_fcurves(joint):
-        for key in curve.keyframe_points:
-            key.interpolation = "CONSTANT"
+    key_setting(joint, "motor_target", ((1, 0.0), (12, math.radians(90))), "CONSTANT")
     set_frames(1, 48)
     start = np.array(arm.matrix_world)
     with pytest.raises(RuntimeError, match="joint 'Shoulder': its servo, with no torque limit, cannot make the "
