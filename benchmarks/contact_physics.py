@@ -3,7 +3,10 @@ asserts the same scenes):
   - a 1 kg box with a 0.4 m box shape dropped flat from 0.3 m with restitution e, its own inertia
     (0.0267 kg m^2) and a larger one (0.1): it rises e^2 h0 after landing (0 for e = 0) and does not turn;
   - a Newton's cradle of five touching balls, e = 1, without gravity and on a frictionless floor: the
-    first ball's 1 m/s passes to the last, the others stop.
+    first ball's 1 m/s passes to the last, the others stop;
+  - a wheel made as a convex hull of 32 corners a rim, rolling off a corner at 1 m/s: it rolls as its
+    polygon does (tools/measure.rolling_polygon; a plastic impact at each corner that lands);
+  - a box and a capsule dropped on the terrain with a budget of 1 to 5 passes: no energy gained.
 The rise is the apex of each step's ballistic flight after landing, z + max(v_z, 0)^2 / 2 g, so the
 step's sampling does not enter. Before issue 24's fix (impulse / LCP): with e = 0 the box rose
 4.9 / 2.7 cm and turned at 1.8 / 1.4 rad/s (0.5 / 0.3 mm with its own inertia); with e = 0.5 it rose
@@ -11,10 +14,11 @@ step's sampling does not enter. Before issue 24's fix (impulse / LCP): with e = 
 0.4 J of 0.5 J lost.
     python benchmarks/contact_physics.py
 """
+import numpy as np
 from common import table
 
-from contact_scenes import BOX, G, cradle, dropped_box  # the scenes the tests assert on
-from measure import rise_after_landing
+from contact_scenes import BOX, G, WHEEL, cradle, dropped_box, dropped_on_terrain, polygon_wheel  # as the tests
+from measure import rise_after_landing, rolling_polygon
 
 from mechbake.solver import Model, Simulation
 
@@ -50,6 +54,37 @@ def cradles() -> None:
           ["scene", "method", "speeds m/s", "analytic", "energy change J"], rows)
 
 
+def wheels() -> None:
+    rows = []
+    for sides in (16, 32):
+        exact = rolling_polygon(sides, WHEEL, 1.0, 0.5 * WHEEL ** 2, 1.0, 1.0, G)
+        for method in METHODS:
+            for h in (0.01, 0.005, 0.0025):
+                sim = Simulation(Model.from_dict(polygon_wheel(method, sides, h)))
+                sim.run(1.0)
+                x, y = (float(v) for v in sim.position("wheel")[:2])
+                rows.append([sides, method, h, f"{x:.4f}", f"{exact:.4f}", f"{(x - exact) / exact:+.2%}", f"{y:+.1e}"])
+    table("Hull wheel rolling off a corner at 1 m/s: distance in 1 s, m (analytic: plastic impacts at its corners)",
+          ["corners a rim", "method", "h", "distance", "analytic", "difference", "sideways m"], rows)
+
+
+def pass_budgets() -> None:
+    rows = []
+    for budget in (1, 2, 5, 200):
+        for method in METHODS:
+            sim = Simulation(Model.from_dict(dropped_on_terrain(method, budget)))
+            energy = [sim.energy()]
+            for _ in range(300):
+                sim.step()
+                energy.append(sim.energy())
+            rows.append([budget, method, f"{energy[0]:.3f}", f"{max(energy):.3f}", f"{energy[-1]:.3f}",
+                         f"{max(np.diff(energy)):.1e}", sim.stats["halvings"]])
+    table("Box and capsule dropped on the terrain, 3 s: energy, J (once it climbed from 17.7 to 16,359 J)",
+          ["max_corrections", "method", "start", "highest", "end", "largest gain in a step", "halvings"], rows)
+
+
 if __name__ == "__main__":
     drops()
     cradles()
+    wheels()
+    pass_budgets()

@@ -70,3 +70,26 @@ def cradle(method: str, on_floor: bool, balls: int = 5, h: float = 0.01, gap: fl
     return {"format": "mechbake/1", "gravity": [0.0, 0.0, -G if on_floor else 0.0],
             "settings": {"h": h, "contact_method": method}, "bodies": bodies, "joints": [],
             "obstacles": [floor(friction=0.0, restitution=0.0)] if on_floor else []}
+
+
+WHEEL = 0.1  # the polygon wheel's radius to its corners, m
+
+
+def polygon_wheel(method: str, sides: int, h: float = 0.01, speed: float = 1.0) -> dict:
+    """A 1 kg wheel made as a convex hull: two rims of `sides` corners WHEEL from its axis (y), 6 cm
+    apart, inertia 0.005 kg m^2 (half m r^2) about every axis, standing on a corner on a floor
+    (friction 0.8) and rolling along x at `speed` (omega = speed / WHEEL)."""
+    angles = 2 * np.pi * np.arange(sides) / sides
+    corners = [[WHEEL * np.cos(a), y, WHEEL * np.sin(a)] for y in (-0.03, 0.03) for a in angles]
+    wheel = {"name": "wheel", "mass": 1.0, "inertia": [0.5 * WHEEL ** 2] * 3, "position": [0, 0, WHEEL],
+             "velocity": [speed, 0, 0], "angular_velocity": [0, speed / WHEEL, 0],
+             "shape": {"type": "convex", "vertices": corners}, "friction": 0.8}
+    return {"format": "mechbake/1", "gravity": [0, 0, -G], "settings": {"h": h, "contact_method": method},
+            "bodies": [wheel], "joints": [], "obstacles": [floor(friction=0.8)]}
+
+
+def dropped_on_terrain(method: str, max_corrections: int) -> dict:
+    """A 0.2 m box and the CAPSULE dropped onto the terrain, with a pass budget of `max_corrections`."""
+    bodies = [box_body("box", position=(0.1, -0.05, 0.5)), {**CAPSULE, "position": [-0.4, 0.3, 0.6]}]
+    return {"format": "mechbake/1", "gravity": [0, 0, -G], "bodies": bodies, "joints": [], "obstacles": [terrain()],
+            "settings": {"h": 0.01, "max_corrections": max_corrections, "contact_method": method}}

@@ -181,6 +181,25 @@ def rise_after_landing(sim, drop: float, half_height: float, g: float, duration:
     return rise, spin, gain
 
 
+def rolling_polygon(sides: int, radius: float, mass: float, inertia: float, speed: float, duration: float,
+                    g: float, dt: float = 1e-5) -> float:
+    """How far the centre of a wheel made of a regular polygon (corners `radius` from its centre,
+    `inertia` about it) rolls in `duration` s, starting balanced on a corner at `speed` without
+    slipping: it pivots on its corner (I_p φ'' = m g r sin φ, I_p = I + m r², RK4) until the next corner
+    lands, a plastic impact about the new corner that keeps the angular momentum about it:
+    ω⁺ = ω⁻ (1 - m r² (1 - cos θ) / I_p), θ = 2π / sides."""
+    step_angle = 2 * math.pi / sides
+    pivot_inertia = inertia + mass * radius * radius
+    kept = 1 - mass * radius * radius * (1 - math.cos(step_angle)) / pivot_inertia
+    y, t, pivot = [0.0, speed / radius], 0.0, 0.0  # φ: the angle of pivot -> centre from the vertical
+    while t < duration - 0.5 * dt:
+        y, t = _rk4(lambda s: [s[1], mass * g * radius * math.sin(s[0]) / pivot_inertia], y, dt), t + dt
+        if y[0] >= 0.5 * step_angle:
+            y = [y[0] - step_angle, y[1] * kept]
+            pivot += 2 * radius * math.sin(0.5 * step_angle)
+    return pivot + radius * math.sin(y[0])
+
+
 def resting_motion(sim, names, seconds: float) -> dict:
     """Runs the simulation for `seconds`: {name: (how far it ended from its start, how far it moved in
     the last second, how far its centre sank)}."""

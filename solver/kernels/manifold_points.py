@@ -39,6 +39,11 @@ EDGE_BIAS = FACE_FLIP_BIAS
 SIDE_SLOP = 0.01 * LINEAR_SLOP
 # Points within this of the deepest are equally deep when the manifold is reduced to four.
 DEPTH_TIE = 0.1 * LINEAR_SLOP
+# A manifold of more than four points is reduced among those within this of its deepest (the
+# detection's contact margin, contact/detection.MARGIN): higher ones are not touched before them, and
+# a support spanned by them would be dropped as out of reach, leaving one rim of a wheel without its
+# contact.
+SUPPORT_BAND = 1e-3
 # Among equally deep points the first one kept is the furthest along this direction (fixed in the
 # reference shape's frame; no box edge is perpendicular to it), so the same points are kept every step.
 TIE_DIRECTION = np.array([0.8017837257372732, 0.5345224838248488, 0.2672612419124244])
@@ -88,14 +93,21 @@ def reduce_to_four(points, depth, count, normal, chosen):
     The deepest point first (Rapier's reduce_manifold starts there; among equally deep ones the
     furthest along TIE_DIRECTION, as ReactPhysics3D's reduceContactPoints starts), then the point
     furthest from it, then the one making the largest triangle with those two, then the one adding
-    the most area to that triangle: the deepest contact and the largest area of support."""
-    if count <= MAX_POINTS:
-        for k in range(count):
-            chosen[k] = k
-        return count
-    deepest = depth[0]
-    for k in range(1, count):
+    the most area to that triangle: the deepest contact and the largest area of support, all among
+    the points within SUPPORT_BAND of the deepest."""
+    deepest = np.inf
+    for k in range(count):
         deepest = min(deepest, depth[k])
+    within = 0
+    for k in range(count):
+        within += depth[k] <= deepest + SUPPORT_BAND
+    if count <= MAX_POINTS or within <= MAX_POINTS:
+        kept = 0
+        for k in range(count):
+            if count <= MAX_POINTS or depth[k] <= deepest + SUPPORT_BAND:
+                chosen[kept] = k
+                kept += 1
+        return kept
     first, reach = -1, -np.inf
     for k in range(count):
         along = points[k, 0] * TIE_DIRECTION[0] + points[k, 1] * TIE_DIRECTION[1] + points[k, 2] * TIE_DIRECTION[2]
@@ -103,6 +115,8 @@ def reduce_to_four(points, depth, count, normal, chosen):
             first, reach = k, along
     second, furthest = first, -1.0
     for k in range(count):
+        if depth[k] > deepest + SUPPORT_BAND:
+            continue
         distance = 0.0
         for i in range(3):
             distance += (points[k, i] - points[first, i]) ** 2
@@ -110,6 +124,8 @@ def reduce_to_four(points, depth, count, normal, chosen):
             second, furthest = k, distance
     third, largest = -1, 0.0
     for k in range(count):
+        if depth[k] > deepest + SUPPORT_BAND:
+            continue
         area = _signed_area(points, first, second, k, normal)
         if abs(area) > abs(largest):
             third, largest = k, area
@@ -124,6 +140,8 @@ def reduce_to_four(points, depth, count, normal, chosen):
     chosen[0], chosen[1], chosen[2] = first, second, third
     fourth, gain = -1, 0.0
     for k in range(count):
+        if depth[k] > deepest + SUPPORT_BAND:
+            continue
         # the area the point adds outside the triangle's sides
         added = max(-_signed_area(points, first, second, k, normal), -_signed_area(points, second, third, k, normal),
                     -_signed_area(points, third, first, k, normal))
