@@ -1,12 +1,13 @@
 """Drives in kernels: what acts along a joint's own coordinate. Explicit springs and applied efforts
 are centred impulses outside the correction loop (Schmitt 9.2, §8); limits, motors, soft springs and
-brakes are scalar rows solved by projected Gauss-Seidel on an accumulated impulse inside it (P-steps
-1-2), and limits and motors again in the velocity correction (P-step 4). They act through the joints
-(rows.through_joints)."""
+brakes are scalar rows on an accumulated impulse inside it (P-steps 1-2), and limits and motors again
+in the velocity correction (P-step 4), each stage's rows solved together (drive_system). They act
+through the joints (rows.through_joints)."""
 import numpy as np
 
 from ..drives import EFFORT, LOWER_LIMIT, MOTOR_POSITION, MOTOR_VELOCITY, SPRING_IMPULSE, SPRING_SOFT, UPPER_LIMIT
 from . import rows as joint_rows
+from .drive_system import solve_drive_rows
 from .jit import borrowing_kernel
 from .rows import LOCKED
 from .schedule import DAMPING, STIFFNESS, TARGET, VALUE, drive_value, next_stop, rate
@@ -147,92 +148,70 @@ def unstable_explicit_spring(model, rows, t, h):
 
 
 @borrowing_kernel
-def _project(rows, a, k, change, lower, upper, accumulated, twist):
-    """Projected Gauss-Seidel: drive k's accumulated impulse moved by `change`, kept within
-    [lower, upper], and the difference applied through the joints; returns its size."""
-    total = min(max(accumulated[k] + change, lower), upper)
-    change = total - accumulated[k]
-    accumulated[k] = total
-    response = rows.drive_response[a]
-    for b in range(twist.shape[0]):
-        for i in range(6):
-            twist[b, i] += response[b, i] * change
-    return abs(change)
-
-
-@borrowing_kernel
 def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at_look, accumulated, t, h):
-    """One projected Gauss-Seidel pass over the loop drives; returns the largest change, as the
-    distance it moves its joint coordinate over h."""
+    """The loop drives' impulses of one sweep, all at once (drive_system); returns the largest change,
+    as the distance it moves its joint coordinate over h."""
     joint_rows.prepare_drive_rows(model, rows)
     t_end = t + h
-    largest = 0.0
+    count = 0
     for k in range(model.drive_kind.shape[0]):
         kind = model.drive_kind[k]
         if not is_loop_drive(kind):
             continue
         a = model.drive_axis[k]
-        stiffness = rows.drive_stiffness[a]
-        if stiffness <= LOCKED:
+        if rows.drive_stiffness[a] <= LOCKED:
             continue
         velocity = joint_rows.axis_rate(model, rows, a, twist)
         # the look-ahead coordinate, moved on by what impulses since the look-ahead changed
         predicted = coordinate_h[a] + h * (velocity - rate_at_look[a])
-        lower, upper = -np.inf, np.inf
+        lower, upper, softness = -np.inf, np.inf, 0.0
         if kind == LOWER_LIMIT or kind == UPPER_LIMIT:
-            change = -(predicted - drive_value(model, k, VALUE, t_end)) / (h * stiffness)
+            asked = -(predicted - drive_value(model, k, VALUE, t_end)) / h
             if kind == LOWER_LIMIT:
                 lower = 0.0
             else:
                 upper = 0.0
         elif kind == MOTOR_POSITION:  # the look-ahead where the servo's rate over the step takes it
             goal = axis_coordinate[a] + h * servo_rate(model, rows, k, axis_coordinate[a], t, h)
-            change = -(predicted - goal) / (h * stiffness)
+            asked = -(predicted - goal) / h
             lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
         elif kind == MOTOR_VELOCITY:
             # half its budget before the flight, the rest in the velocity correction after it: at its
             # limit the pair is the centred impulse of Schmitt §8, as the springs' (apply_explicit_forces)
-            change = -(velocity - drive_value(model, k, TARGET, t + 0.5 * h)) / stiffness
+            asked = -(velocity - drive_value(model, k, TARGET, t + 0.5 * h))
             lower, upper = -0.5 * model.drive_max_effort[k] * h, 0.5 * model.drive_max_effort[k] * h
         else:
+            spring = drive_value(model, k, STIFFNESS, t_end) if kind == SPRING_SOFT else 0.0
+            damping = drive_value(model, k, DAMPING, t_end)
+            if spring * h + damping <= 0:
+                continue
             secant = (predicted - axis_coordinate[a]) / h
-            change = _soft_change(model, k, kind, t_end, predicted, secant, stiffness, accumulated[k], h)
-        applied = _project(rows, a, k, change, lower, upper, accumulated, twist)
-        largest = max(largest, applied * stiffness * h)
-    return largest
-
-
-@borrowing_kernel
-def _soft_change(model, k, kind, t, predicted, secant, stiffness, accumulated, h):
-    """Strashnov (13, 15), multiplied through by h (k h + c): the step's impulse l must satisfy
-    l + h k (G(t+h) - rest) + h c s = 0, implicit Euler for the spring-damper. Strashnov's
-    x(t+h) = x(t) + h v(t+h) makes his v the secant velocity s over the step; ours is the
-    predicted coordinate's secant, which also carries gravity's g h^2 / 2 within the flight, so a
-    resting spring holds exactly m g / k. Both G(t+h) and s move by K dl per impulse dl. A brake
-    is the k = 0 case."""
-    spring = drive_value(model, k, STIFFNESS, t) if kind == SPRING_SOFT else 0.0
-    damping = drive_value(model, k, DAMPING, t)
-    if spring * h + damping <= 0:
-        return 0.0
-    stretch = predicted - drive_value(model, k, VALUE, t) if kind == SPRING_SOFT else 0.0
-    residual = accumulated + h * spring * stretch + h * damping * secant
-    return -residual / (1.0 + h * (spring * h + damping) * stiffness)
+            stretch = predicted - drive_value(model, k, VALUE, t_end) if kind == SPRING_SOFT else 0.0
+            # Strashnov (13, 15) multiplied through by h (k h + c): the step's impulse l satisfies
+            # l + h k (G(t+h) - rest) + h c s = 0, implicit Euler for the spring-damper, with s the
+            # predicted coordinate's secant over the step (it carries gravity's g h^2 / 2 within the
+            # flight, so a resting spring holds exactly m g / k); G(t+h) and s move by C dl per impulse dl,
+            # so the row asks the rate change -residual / (h (k h + c)) with that as its own compliance
+            softness = 1.0 / (h * (spring * h + damping))
+            asked = -(accumulated[k] + h * spring * stretch + h * damping * secant) * softness
+        _take_part(rows, count, k, asked, softness, lower, upper)
+        count += 1
+    return _apply_drive_rows(model, rows, count, accumulated, twist) * h
 
 
 @borrowing_kernel
 def drive_velocities(model, rows, twist, axis_coordinate, accumulated, t, h, dmax):
     """P-step 4 for limits that are reached (one-sided rows) and motors (their rate brought to the
     target speed, or for a position servo to its servo_rate, with what is left of their force or
-    torque budget for the step)."""
+    torque budget for the step), all at once (drive_system); returns the largest change of a rate."""
     joint_rows.prepare_drive_rows(model, rows)
-    largest = 0.0
+    count = 0
     for k in range(model.drive_kind.shape[0]):
         kind = model.drive_kind[k]
         if not is_velocity_drive(kind):
             continue
         a = model.drive_axis[k]
-        stiffness = rows.drive_stiffness[a]
-        if stiffness <= LOCKED:
+        if rows.drive_stiffness[a] <= LOCKED:
             continue
         velocity = joint_rows.axis_rate(model, rows, a, twist)
         if kind == LOWER_LIMIT or kind == UPPER_LIMIT:
@@ -240,15 +219,48 @@ def drive_velocities(model, rows, twist, axis_coordinate, accumulated, t, h, dma
             reached = beyond <= dmax if kind == LOWER_LIMIT else beyond >= -dmax
             if not reached:
                 continue
-            change = -velocity / stiffness
+            asked = -velocity
             lower, upper = (0.0, np.inf) if kind == LOWER_LIMIT else (-np.inf, 0.0)
         else:
             if kind == MOTOR_VELOCITY:
                 goal = drive_value(model, k, TARGET, t)
             else:
                 goal = servo_rate(model, rows, k, axis_coordinate[a], t, h)
-            change = -(velocity - goal) / stiffness
+            asked = -(velocity - goal)
             lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
-        applied = _project(rows, a, k, change, lower, upper, accumulated, twist)
-        largest = max(largest, applied * stiffness)
+        _take_part(rows, count, k, asked, 0.0, lower, upper)
+        count += 1
+    return _apply_drive_rows(model, rows, count, accumulated, twist)
+
+
+@borrowing_kernel
+def _take_part(rows, i, k, asked, softness, lower, upper):
+    """Drive k as row i of the stage's system (drive_system)."""
+    rows.drive_taking_part[i] = k
+    rows.drive_asked[i] = asked
+    rows.drive_softness[i] = softness
+    rows.drive_lower[i] = lower
+    rows.drive_upper[i] = upper
+
+
+@borrowing_kernel
+def _apply_drive_rows(model, rows, count, accumulated, twist):
+    """The stage's rows solved together (drive_system.solve_drive_rows), their changes added to the
+    accumulated impulses and applied through the joints; returns the largest change of a row's rate."""
+    if count == 0:
+        return 0.0
+    solve_drive_rows(model, rows, count, accumulated)
+    largest = 0.0
+    for i in range(count):
+        change = rows.drive_change[i]
+        if change == 0.0:
+            continue
+        k = rows.drive_taking_part[i]
+        accumulated[k] += change
+        a = model.drive_axis[k]
+        response = rows.drive_response[a]
+        for b in range(twist.shape[0]):
+            for j in range(6):
+                twist[b, j] += response[b, j] * change
+        largest = max(largest, abs(change) * rows.drive_stiffness[a])
     return largest
