@@ -130,12 +130,11 @@ RowArrays = namedtuple("RowArrays", [
     "axis_held",  # (q,) bool: the axis carries a motor that can act (rows.hold_other_motors)
     "servo_elimination",  # (q, 2 q + 1) the axes' couplings, gravity's column and the rows' combinations, eliminated
     #                       (rows.hold_other_motors)
-    # the drive rows of a stage as one system, the first `count` entries (kernels/drive_system.py)
+    # a stage's limit and motor rows as one system, the first `count` entries (kernels/drive_system.py)
     "drive_taking_part",  # (D,) int: the drive of each row
     "drive_asked",  # (D,) the change of its axis's rate it asks
-    "drive_softness",  # (D,) its own compliance (a soft spring's or brake's), 0 for a rigid row
     "drive_lower", "drive_upper",  # (D,) the bounds on its accumulated impulse
-    "drive_system",  # (D, D) C + diag(softness) over the rows
+    "drive_system",  # (D, D) the rows' couplings through the joints
     "drive_factor",  # (D, D) L D L^T of the free rows' block
     "drive_state",  # (D,) int: free, at its lower or at its upper bound
     "drive_change",  # (D,) the change of its accumulated impulse
@@ -205,7 +204,7 @@ def row_arrays(model) -> RowArrays:
                      np.zeros((rows, 3)), np.zeros((rows, 3)), np.zeros((m, 2, 3)), np.zeros((q, 3)), np.zeros((q, 3)),
                      np.zeros((q, 2, 3)), np.zeros((n, 6)), np.zeros(kept), np.zeros(q), np.zeros(q, dtype=np.bool_),
                      np.zeros((q, 2 * q + 1)),
-                     np.zeros(d, dtype=np.int64), np.zeros(d), np.zeros(d), np.zeros(d), np.zeros(d),
+                     np.zeros(d, dtype=np.int64), np.zeros(d), np.zeros(d), np.zeros(d),
                      np.zeros((d, d)), np.zeros((d, d)), np.zeros(d, dtype=np.int64), np.zeros(d),
                      np.zeros(d, dtype=np.int64), np.zeros(d), np.zeros(d, dtype=np.bool_))
 

@@ -1,17 +1,16 @@
-"""The drive rows of a stage solved together (Schmitt §7, eq. 7.1, for the drives): every impulse at
-once from one small dense system, instead of one row after the other.
+"""The limit and motor rows of a stage solved together (Schmitt §7, eq. 7.1, for the drives): every
+impulse at once from one small dense system, instead of one row after the other.
 
 Each row k asks its axis's rate to change by b_k; an impulse l_j along axis j changes axis k's rate by
-C_kj l_j through the joints (rows.axis_coupling), and a soft row's own impulse also counts against
-it (a_k, the spring-damper's compliance, Strashnov 13). The changes d solve (C + diag(a)) d = b
-where each row's accumulated impulse stays within its bounds (a motor's budget, a limit's one
-side): a box-constrained LCP, which block principal pivoting (Judice and Pires) solves exactly in a
-few factorisations. Gauss-Seidel row by row contracts by about the largest off-diagonal share of C
-per pass, which for a robot arm's chain of servos is 0.9: a hundred passes for what this does in one.
+C_kj l_j through the joints (rows.axis_coupling). The changes d solve C d = b where each row's
+accumulated impulse stays within its bounds (a motor's budget, a limit's one side): a
+box-constrained LCP, which block principal pivoting (Judice and Pires) solves exactly in a few
+factorisations. Gauss-Seidel row by row contracts by about the largest off-diagonal share of C per
+pass, which for a robot arm's chain of servos is 0.9: a hundred passes for what this does in one.
 
-The caller lists the rows in rows.drive_taking_part with their b (drive_asked), a (drive_softness)
-and bounds on the accumulated impulse (drive_lower, drive_upper); solve_drive_rows leaves the
-changes in rows.drive_change.
+The caller lists the rows in rows.drive_taking_part with their b (drive_asked) and bounds on the
+accumulated impulse (drive_lower, drive_upper); solve_drive_rows leaves the changes in
+rows.drive_change.
 """
 from .jit import borrowing_kernel
 from .rows import LOCKED, axis_coupling
@@ -66,8 +65,7 @@ def solve_drive_rows(model, rows, count, accumulated):
 
 @borrowing_kernel
 def _fill_system(model, rows, count):
-    """rows.drive_system[:count, :count] = C + diag(a) over the listed rows (C symmetric: its upper
-    triangle mirrored)."""
+    """rows.drive_system[:count, :count] = C over the listed rows (symmetric: its upper triangle mirrored)."""
     matrix = rows.drive_system
     for i in range(count):
         axis_i = model.drive_axis[rows.drive_taking_part[i]]
@@ -75,7 +73,6 @@ def _fill_system(model, rows, count):
             coupling = axis_coupling(model, rows, axis_i, model.drive_axis[rows.drive_taking_part[j]])
             matrix[i, j] = coupling
             matrix[j, i] = coupling
-        matrix[i, i] += rows.drive_softness[i]
 
 
 @borrowing_kernel

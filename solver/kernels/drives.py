@@ -1,11 +1,12 @@
 """Drives in kernels: what acts along a joint's own coordinate. Explicit springs and applied efforts
 are centred impulses outside the correction loop (Schmitt 9.2, §8); limits, motors, soft springs and
 brakes are scalar rows on an accumulated impulse inside it (P-steps 1-2), and limits and motors again
-in the velocity correction (P-step 4), each stage's rows solved together (drive_system). They act
-through the joints (rows.through_joints)."""
+in the velocity correction (P-step 4): each stage's limits and motors solved together (drive_system),
+soft springs and brakes by projected Gauss-Seidel. They act through the joints (rows.through_joints)."""
 import numpy as np
 
-from ..drives import EFFORT, LOWER_LIMIT, MOTOR_POSITION, MOTOR_VELOCITY, SPRING_IMPULSE, SPRING_SOFT, UPPER_LIMIT
+from ..drives import (BRAKE, EFFORT, LOWER_LIMIT, MOTOR_POSITION, MOTOR_VELOCITY, SPRING_IMPULSE, SPRING_SOFT,
+                      UPPER_LIMIT)
 from . import rows as joint_rows
 from .drive_system import solve_drive_rows
 from .jit import borrowing_kernel
@@ -149,8 +150,11 @@ def unstable_explicit_spring(model, rows, t, h):
 
 @borrowing_kernel
 def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at_look, accumulated, t, h):
-    """The loop drives' impulses of one sweep, all at once (drive_system); returns the largest change,
-    as the distance it moves its joint coordinate over h."""
+    """The loop drives' impulses of one sweep: the limits and motors all at once (drive_system), then a
+    projected Gauss-Seidel pass over the soft springs and brakes, whose implicit step a solve at once
+    would take through a body's whole turn in the step (a box of tiny inertia on soft springs then
+    finds a spinning solution); returns the largest change, as the distance it moves its joint
+    coordinate over h."""
     joint_rows.prepare_drive_rows(model, rows)
     t_end = t + h
     count = 0
@@ -164,7 +168,7 @@ def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at
         velocity = joint_rows.axis_rate(model, rows, a, twist)
         # the look-ahead coordinate, moved on by what impulses since the look-ahead changed
         predicted = coordinate_h[a] + h * (velocity - rate_at_look[a])
-        lower, upper, softness = -np.inf, np.inf, 0.0
+        lower, upper = -np.inf, np.inf
         if kind == LOWER_LIMIT or kind == UPPER_LIMIT:
             asked = -(predicted - drive_value(model, k, VALUE, t_end)) / h
             if kind == LOWER_LIMIT:
@@ -181,22 +185,24 @@ def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at
             asked = -(velocity - drive_value(model, k, TARGET, t + 0.5 * h))
             lower, upper = -0.5 * model.drive_max_effort[k] * h, 0.5 * model.drive_max_effort[k] * h
         else:
-            spring = drive_value(model, k, STIFFNESS, t_end) if kind == SPRING_SOFT else 0.0
-            damping = drive_value(model, k, DAMPING, t_end)
-            if spring * h + damping <= 0:
-                continue
-            secant = (predicted - axis_coordinate[a]) / h
-            stretch = predicted - drive_value(model, k, VALUE, t_end) if kind == SPRING_SOFT else 0.0
-            # Strashnov (13, 15) multiplied through by h (k h + c): the step's impulse l satisfies
-            # l + h k (G(t+h) - rest) + h c s = 0, implicit Euler for the spring-damper, with s the
-            # predicted coordinate's secant over the step (it carries gravity's g h^2 / 2 within the
-            # flight, so a resting spring holds exactly m g / k); G(t+h) and s move by C dl per impulse dl,
-            # so the row asks the rate change -residual / (h (k h + c)) with that as its own compliance
-            softness = 1.0 / (h * (spring * h + damping))
-            asked = -(accumulated[k] + h * spring * stretch + h * damping * secant) * softness
-        _take_part(rows, count, k, asked, softness, lower, upper)
+            continue  # soft springs and brakes: the pass below
+        _take_part(rows, count, k, asked, lower, upper)
         count += 1
-    return _apply_drive_rows(model, rows, count, accumulated, twist) * h
+    largest = _apply_drive_rows(model, rows, count, accumulated, twist) * h
+    for k in range(model.drive_kind.shape[0]):
+        kind = model.drive_kind[k]
+        if not (kind == SPRING_SOFT or kind == BRAKE):
+            continue
+        a = model.drive_axis[k]
+        stiffness = rows.drive_stiffness[a]
+        if stiffness <= LOCKED:
+            continue
+        predicted = coordinate_h[a] + h * (joint_rows.axis_rate(model, rows, a, twist) - rate_at_look[a])
+        secant = (predicted - axis_coordinate[a]) / h
+        change = _soft_change(model, k, kind, t_end, predicted, secant, stiffness, accumulated[k], h)
+        applied = _project(rows, a, k, change, -np.inf, np.inf, accumulated, twist)
+        largest = max(largest, applied * stiffness * h)
+    return largest
 
 
 @borrowing_kernel
@@ -228,17 +234,16 @@ def drive_velocities(model, rows, twist, axis_coordinate, accumulated, t, h, dma
                 goal = servo_rate(model, rows, k, axis_coordinate[a], t, h)
             asked = -(velocity - goal)
             lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
-        _take_part(rows, count, k, asked, 0.0, lower, upper)
+        _take_part(rows, count, k, asked, lower, upper)
         count += 1
     return _apply_drive_rows(model, rows, count, accumulated, twist)
 
 
 @borrowing_kernel
-def _take_part(rows, i, k, asked, softness, lower, upper):
+def _take_part(rows, i, k, asked, lower, upper):
     """Drive k as row i of the stage's system (drive_system)."""
     rows.drive_taking_part[i] = k
     rows.drive_asked[i] = asked
-    rows.drive_softness[i] = softness
     rows.drive_lower[i] = lower
     rows.drive_upper[i] = upper
 
@@ -264,3 +269,34 @@ def _apply_drive_rows(model, rows, count, accumulated, twist):
                 twist[b, j] += response[b, j] * change
         largest = max(largest, abs(change) * rows.drive_stiffness[a])
     return largest
+
+
+@borrowing_kernel
+def _project(rows, a, k, change, lower, upper, accumulated, twist):
+    """Projected Gauss-Seidel: drive k's accumulated impulse moved by `change`, kept within
+    [lower, upper], and the difference applied through the joints; returns its size."""
+    total = min(max(accumulated[k] + change, lower), upper)
+    change = total - accumulated[k]
+    accumulated[k] = total
+    response = rows.drive_response[a]
+    for b in range(twist.shape[0]):
+        for i in range(6):
+            twist[b, i] += response[b, i] * change
+    return abs(change)
+
+
+@borrowing_kernel
+def _soft_change(model, k, kind, t, predicted, secant, stiffness, accumulated, h):
+    """Strashnov (13, 15), multiplied through by h (k h + c): the step's impulse l must satisfy
+    l + h k (G(t+h) - rest) + h c s = 0, implicit Euler for the spring-damper. Strashnov's
+    x(t+h) = x(t) + h v(t+h) makes his v the secant velocity s over the step; ours is the
+    predicted coordinate's secant, which also carries gravity's g h^2 / 2 within the flight, so a
+    resting spring holds exactly m g / k. Both G(t+h) and s move by K dl per impulse dl. A brake
+    is the k = 0 case."""
+    spring = drive_value(model, k, STIFFNESS, t) if kind == SPRING_SOFT else 0.0
+    damping = drive_value(model, k, DAMPING, t)
+    if spring * h + damping <= 0:
+        return 0.0
+    stretch = predicted - drive_value(model, k, VALUE, t) if kind == SPRING_SOFT else 0.0
+    residual = accumulated + h * spring * stretch + h * damping * secant
+    return -residual / (1.0 + h * (spring * h + damping) * stiffness)
