@@ -8,9 +8,11 @@ robot's (each critically damped at 5 Hz on the largest inertia its joint moves a
 kp = w^2 M_ii, kv = 2 w M_ii; force limited to the same 200 N m), implicitfast, driven by the same targets through
 mujoco.rollout (its own C loop). Both timed in this run, the best of three; the tracking error is
 |angle - target| over every step and joint (the first second, where each catches its moving target,
-counted apart).
+counted apart). The same arm with its servos holding it upright (targets 0) shows what a step costs
+when nothing moves.
     python benchmarks/servo_tracking.py
 """
+import copy
 import math
 import time
 
@@ -32,9 +34,8 @@ def targets(times: np.ndarray) -> np.ndarray:
                       in mechanisms.SEVEN_LINK_SINES] for t in times])
 
 
-def ours() -> tuple[float, np.ndarray, dict]:
+def ours(data: dict) -> tuple[float, np.ndarray, dict]:
     """(wall time of the run, the joint angles after each step, the run's counters)."""
-    data = mechanisms.seven_link_arm(KEYED, H)
     best = best_wall_time(lambda: Simulation(Model.from_dict(data)).run(DURATION))
     sim = Simulation(Model.from_dict(data))
     names = [joint["name"] for joint in data["joints"]]
@@ -105,12 +106,21 @@ def main() -> None:
     warm_up.warm_up()
     started = time.perf_counter()
     peer_wall, peer_angles = theirs()
-    wall, angles, stats = ours()
+    tracking = mechanisms.seven_link_arm(KEYED, H)
+    wall, angles, stats = ours(tracking)
+    holding = copy.deepcopy(tracking)
+    for joint in holding["joints"]:
+        joint["motor"]["target"] = 0.0
+    still_wall, _, still_stats = ours(holding)
     peer = f"MuJoCo {mujoco.__version__} (position actuators, {BANDWIDTH / (2 * math.pi):g} Hz)"
     rows = [[peer, f"{peer_wall * 1e3:.2f} ms", "1"] + errors(peer_angles) + [""],
             ["MechBake", f"{wall * 1e3:.1f} ms", f"{wall / peer_wall:.1f}"] + errors(angles)
             + [f"{stats['solves'] / stats['substeps']:.2f} / {stats['velocity_solves'] / stats['substeps']:.2f}"
-               f" / {stats['halvings']}"]]
+               f" / {stats['halvings']}"],
+            ["MechBake, the servos holding the arm upright", f"{still_wall * 1e3:.1f} ms",
+             f"{still_wall / peer_wall:.1f}", "", "", "",
+             f"{still_stats['solves'] / still_stats['substeps']:.2f} / "
+             f"{still_stats['velocity_solves'] / still_stats['substeps']:.2f} / {still_stats['halvings']}"]]
     table(f"7-link arm, servos of {mechanisms.SEVEN_LINK_TORQUE:g} N m tracking sines (targets every 5 ms), "
           f"{DURATION:g} s at h = {H}; wall time the best of three (the whole run: "
           f"{time.perf_counter() - started:.0f} s)",
