@@ -308,6 +308,29 @@ def upright_servo_arm(target, max_torque: float = 15.0, gravity: float = 0.0, h:
     }
 
 
+SEVEN_LINK_TORQUE = 200.0
+# (amplitude rad, frequency Hz) of each servo's sine, base to wrist
+SEVEN_LINK_SINES = ((0.8, 0.25), (0.6, 0.3), (0.8, 0.35), (0.6, 0.4), (0.8, 0.45), (0.6, 0.5), (0.8, 0.55))
+
+
+def seven_link_arm(duration: float, h: float = 0.005, every: float = 0.005) -> dict:
+    """A 7-link robot arm of boxes stacked upright under gravity, hinged at their feet about z, y, z, y, z,
+    y, z, each hinge a position servo of SEVEN_LINK_TORQUE whose target, a sine (SEVEN_LINK_SINES), is keyed
+    as a time table every `every` s for `duration` s."""
+    sizes = [(0.12, 0.3), (0.1, 0.3), (0.1, 0.3), (0.08, 0.3), (0.08, 0.3), (0.06, 0.3), (0.06, 0.1)]
+    times = [k * every for k in range(round(duration / every) + 1)]
+    bodies, joints, bottom = [], [], 0.0
+    for k, ((width, length), (amplitude, frequency)) in enumerate(zip(sizes, SEVEN_LINK_SINES)):
+        bodies.append(upright_box(f"link{k + 1}", bottom, width, length))
+        target = [[t, amplitude * math.sin(2 * math.pi * frequency * t)] for t in times]
+        joints.append({"name": f"joint{k + 1}", "type": "hinge", "body_a": f"link{k}" if k else "world",
+                       "body_b": f"link{k + 1}", "anchor": [0.0, 0.0, bottom],
+                       "axis": [0, 1, 0] if k % 2 else [0, 0, 1],
+                       "motor": {"mode": "position", "target": target, "max_torque": SEVEN_LINK_TORQUE}})
+        bottom += length
+    return {"format": FORMAT, "gravity": G, "settings": {"h": h, "dmax": 1e-7}, "bodies": bodies, "joints": joints}
+
+
 def four_balls(method: str = "impulse", h: float = 0.005) -> dict:
     """Stewart and Trinkle §4: a ball thrown onto a table rolls into a row of three, mu = 0.4."""
     starts = [[0, 0, 1], [1, 0, 0.1], [1.2 + 1e-5, 0, 0.1], [1.4 + 2e-5, 0, 0.1]]

@@ -130,6 +130,17 @@ RowArrays = namedtuple("RowArrays", [
     "axis_held",  # (q,) bool: the axis carries a motor that can act (rows.hold_other_motors)
     "servo_elimination",  # (q, 2 q + 1) the axes' couplings, gravity's column and the rows' combinations, eliminated
     #                       (rows.hold_other_motors)
+    # a stage's limit and motor rows as one system, the first `count` entries (kernels/drive_system.py)
+    "drive_taking_part",  # (D,) int: the drive of each row
+    "drive_asked",  # (D,) the change of its axis's rate it asks
+    "drive_lower", "drive_upper",  # (D,) the bounds on its accumulated impulse
+    "drive_system",  # (D, D) the rows' couplings through the joints
+    "drive_factor",  # (D, D) L D L^T of the free rows' block
+    "drive_state",  # (D,) int: free, at its lower or at its upper bound
+    "drive_change",  # (D,) the change of its accumulated impulse
+    "drive_free",  # (D,) int: the free rows, in order
+    "drive_right",  # (D,) the free rows' right side
+    "drive_dropped",  # (D,) bool: a free row that depends on those before it
 ])
 
 FlightArrays = namedtuple("FlightArrays", [
@@ -170,6 +181,7 @@ def solver_settings(settings) -> SolverSettings:
 def row_arrays(model) -> RowArrays:
     a = model.arrays
     n, m, rows, q = len(a.body_inv_mass), len(a.joint_kind), len(a.row_joint), len(a.axis_joint)
+    d = len(a.drive_kind)
     kept = min(rows, NULL_CAPACITY)  # null space vectors
     ldl_index = np.empty(a.ldl_start[-1], dtype=np.int64)  # the row of each entry of L by columns: fixed by the pattern
     ldl_index[a.ldl_row_position] = np.repeat(np.arange(rows), np.diff(a.ldl_row_start))
@@ -191,7 +203,10 @@ def row_arrays(model) -> RowArrays:
                      np.zeros(1, dtype=np.bool_),
                      np.zeros((rows, 3)), np.zeros((rows, 3)), np.zeros((m, 2, 3)), np.zeros((q, 3)), np.zeros((q, 3)),
                      np.zeros((q, 2, 3)), np.zeros((n, 6)), np.zeros(kept), np.zeros(q), np.zeros(q, dtype=np.bool_),
-                     np.zeros((q, 2 * q + 1)))
+                     np.zeros((q, 2 * q + 1)),
+                     np.zeros(d, dtype=np.int64), np.zeros(d), np.zeros(d), np.zeros(d),
+                     np.zeros((d, d)), np.zeros((d, d)), np.zeros(d, dtype=np.int64), np.zeros(d),
+                     np.zeros(d, dtype=np.int64), np.zeros(d), np.zeros(d, dtype=np.bool_))
 
 
 def flight_arrays(model) -> FlightArrays:

@@ -3,8 +3,9 @@ spring length). Limits and the rail's end stops, springs (explicit or soft), ser
 applied efforts (a given torque or force).
 
 Each drive is one scalar row along its joint's axis row. Drives that belong inside the correction
-loop (limits, soft springs, motors, brakes) are solved there by projected Gauss-Seidel on an
-accumulated impulse; explicit springs and applied efforts act as centred impulses outside it.
+loop (limits, soft springs, motors, brakes) are solved there on an accumulated impulse, the limits and
+motors together as one small system (kernels/drive_system.py); explicit springs and applied efforts
+act as centred impulses outside it.
 """
 from dataclasses import dataclass
 

@@ -1,12 +1,14 @@
 """Drives in kernels: what acts along a joint's own coordinate. Explicit springs and applied efforts
 are centred impulses outside the correction loop (Schmitt 9.2, §8); limits, motors, soft springs and
-brakes are scalar rows solved by projected Gauss-Seidel on an accumulated impulse inside it (P-steps
-1-2), and limits and motors again in the velocity correction (P-step 4). They act through the joints
-(rows.through_joints)."""
+brakes are scalar rows on an accumulated impulse inside it (P-steps 1-2), and limits and motors again
+in the velocity correction (P-step 4): each stage's limits and motors solved together (drive_system),
+soft springs and brakes by projected Gauss-Seidel. They act through the joints (rows.through_joints)."""
 import numpy as np
 
-from ..drives import EFFORT, LOWER_LIMIT, MOTOR_POSITION, MOTOR_VELOCITY, SPRING_IMPULSE, SPRING_SOFT, UPPER_LIMIT
+from ..drives import (BRAKE, EFFORT, LOWER_LIMIT, MOTOR_POSITION, MOTOR_VELOCITY, SPRING_IMPULSE, SPRING_SOFT,
+                      UPPER_LIMIT)
 from . import rows as joint_rows
+from .drive_system import solve_drive_rows
 from .jit import borrowing_kernel
 from .rows import LOCKED
 from .schedule import DAMPING, STIFFNESS, TARGET, VALUE, drive_value, next_stop, rate
@@ -147,6 +149,129 @@ def unstable_explicit_spring(model, rows, t, h):
 
 
 @borrowing_kernel
+def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at_look, accumulated, t, h):
+    """The loop drives' impulses of one sweep: the limits and motors all at once (drive_system), then a
+    projected Gauss-Seidel pass over the soft springs and brakes, whose implicit step a solve at once
+    would take through a body's whole turn in the step (a box of tiny inertia on soft springs then
+    finds a spinning solution); returns the largest change, as the distance it moves its joint
+    coordinate over h."""
+    joint_rows.prepare_drive_rows(model, rows)
+    t_end = t + h
+    count = 0
+    for k in range(model.drive_kind.shape[0]):
+        kind = model.drive_kind[k]
+        if not is_loop_drive(kind):
+            continue
+        a = model.drive_axis[k]
+        if rows.drive_stiffness[a] <= LOCKED:
+            continue
+        velocity = joint_rows.axis_rate(model, rows, a, twist)
+        # the look-ahead coordinate, moved on by what impulses since the look-ahead changed
+        predicted = coordinate_h[a] + h * (velocity - rate_at_look[a])
+        lower, upper = -np.inf, np.inf
+        if kind == LOWER_LIMIT or kind == UPPER_LIMIT:
+            asked = -(predicted - drive_value(model, k, VALUE, t_end)) / h
+            if kind == LOWER_LIMIT:
+                lower = 0.0
+            else:
+                upper = 0.0
+        elif kind == MOTOR_POSITION:  # the look-ahead where the servo's rate over the step takes it
+            goal = axis_coordinate[a] + h * servo_rate(model, rows, k, axis_coordinate[a], t, h)
+            asked = -(predicted - goal) / h
+            lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
+        elif kind == MOTOR_VELOCITY:
+            # half its budget before the flight, the rest in the velocity correction after it: at its
+            # limit the pair is the centred impulse of Schmitt §8, as the springs' (apply_explicit_forces)
+            asked = -(velocity - drive_value(model, k, TARGET, t + 0.5 * h))
+            lower, upper = -0.5 * model.drive_max_effort[k] * h, 0.5 * model.drive_max_effort[k] * h
+        else:
+            continue  # soft springs and brakes: the pass below
+        _take_part(rows, count, k, asked, lower, upper)
+        count += 1
+    largest = _apply_drive_rows(model, rows, count, accumulated, twist) * h
+    for k in range(model.drive_kind.shape[0]):
+        kind = model.drive_kind[k]
+        if not (kind == SPRING_SOFT or kind == BRAKE):
+            continue
+        a = model.drive_axis[k]
+        stiffness = rows.drive_stiffness[a]
+        if stiffness <= LOCKED:
+            continue
+        predicted = coordinate_h[a] + h * (joint_rows.axis_rate(model, rows, a, twist) - rate_at_look[a])
+        secant = (predicted - axis_coordinate[a]) / h
+        change = _soft_change(model, k, kind, t_end, predicted, secant, stiffness, accumulated[k], h)
+        applied = _project(rows, a, k, change, -np.inf, np.inf, accumulated, twist)
+        largest = max(largest, applied * stiffness * h)
+    return largest
+
+
+@borrowing_kernel
+def drive_velocities(model, rows, twist, axis_coordinate, accumulated, t, h, dmax):
+    """P-step 4 for limits that are reached (one-sided rows) and motors (their rate brought to the
+    target speed, or for a position servo to its servo_rate, with what is left of their force or
+    torque budget for the step), all at once (drive_system); returns the largest change of a rate."""
+    joint_rows.prepare_drive_rows(model, rows)
+    count = 0
+    for k in range(model.drive_kind.shape[0]):
+        kind = model.drive_kind[k]
+        if not is_velocity_drive(kind):
+            continue
+        a = model.drive_axis[k]
+        if rows.drive_stiffness[a] <= LOCKED:
+            continue
+        velocity = joint_rows.axis_rate(model, rows, a, twist)
+        if kind == LOWER_LIMIT or kind == UPPER_LIMIT:
+            beyond = axis_coordinate[a] - drive_value(model, k, VALUE, t)
+            reached = beyond <= dmax if kind == LOWER_LIMIT else beyond >= -dmax
+            if not reached:
+                continue
+            asked = -velocity
+            lower, upper = (0.0, np.inf) if kind == LOWER_LIMIT else (-np.inf, 0.0)
+        else:
+            if kind == MOTOR_VELOCITY:
+                goal = drive_value(model, k, TARGET, t)
+            else:
+                goal = servo_rate(model, rows, k, axis_coordinate[a], t, h)
+            asked = -(velocity - goal)
+            lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
+        _take_part(rows, count, k, asked, lower, upper)
+        count += 1
+    return _apply_drive_rows(model, rows, count, accumulated, twist)
+
+
+@borrowing_kernel
+def _take_part(rows, i, k, asked, lower, upper):
+    """Drive k as row i of the stage's system (drive_system)."""
+    rows.drive_taking_part[i] = k
+    rows.drive_asked[i] = asked
+    rows.drive_lower[i] = lower
+    rows.drive_upper[i] = upper
+
+
+@borrowing_kernel
+def _apply_drive_rows(model, rows, count, accumulated, twist):
+    """The stage's rows solved together (drive_system.solve_drive_rows), their changes added to the
+    accumulated impulses and applied through the joints; returns the largest change of a row's rate."""
+    if count == 0:
+        return 0.0
+    solve_drive_rows(model, rows, count, accumulated)
+    largest = 0.0
+    for i in range(count):
+        change = rows.drive_change[i]
+        if change == 0.0:
+            continue
+        k = rows.drive_taking_part[i]
+        accumulated[k] += change
+        a = model.drive_axis[k]
+        response = rows.drive_response[a]
+        for b in range(twist.shape[0]):
+            for j in range(6):
+                twist[b, j] += response[b, j] * change
+        largest = max(largest, abs(change) * rows.drive_stiffness[a])
+    return largest
+
+
+@borrowing_kernel
 def _project(rows, a, k, change, lower, upper, accumulated, twist):
     """Projected Gauss-Seidel: drive k's accumulated impulse moved by `change`, kept within
     [lower, upper], and the difference applied through the joints; returns its size."""
@@ -158,48 +283,6 @@ def _project(rows, a, k, change, lower, upper, accumulated, twist):
         for i in range(6):
             twist[b, i] += response[b, i] * change
     return abs(change)
-
-
-@borrowing_kernel
-def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at_look, accumulated, t, h):
-    """One projected Gauss-Seidel pass over the loop drives; returns the largest change, as the
-    distance it moves its joint coordinate over h."""
-    joint_rows.prepare_drive_rows(model, rows)
-    t_end = t + h
-    largest = 0.0
-    for k in range(model.drive_kind.shape[0]):
-        kind = model.drive_kind[k]
-        if not is_loop_drive(kind):
-            continue
-        a = model.drive_axis[k]
-        stiffness = rows.drive_stiffness[a]
-        if stiffness <= LOCKED:
-            continue
-        velocity = joint_rows.axis_rate(model, rows, a, twist)
-        # the look-ahead coordinate, moved on by what impulses since the look-ahead changed
-        predicted = coordinate_h[a] + h * (velocity - rate_at_look[a])
-        lower, upper = -np.inf, np.inf
-        if kind == LOWER_LIMIT or kind == UPPER_LIMIT:
-            change = -(predicted - drive_value(model, k, VALUE, t_end)) / (h * stiffness)
-            if kind == LOWER_LIMIT:
-                lower = 0.0
-            else:
-                upper = 0.0
-        elif kind == MOTOR_POSITION:  # the look-ahead where the servo's rate over the step takes it
-            goal = axis_coordinate[a] + h * servo_rate(model, rows, k, axis_coordinate[a], t, h)
-            change = -(predicted - goal) / (h * stiffness)
-            lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
-        elif kind == MOTOR_VELOCITY:
-            # half its budget before the flight, the rest in the velocity correction after it: at its
-            # limit the pair is the centred impulse of Schmitt §8, as the springs' (apply_explicit_forces)
-            change = -(velocity - drive_value(model, k, TARGET, t + 0.5 * h)) / stiffness
-            lower, upper = -0.5 * model.drive_max_effort[k] * h, 0.5 * model.drive_max_effort[k] * h
-        else:
-            secant = (predicted - axis_coordinate[a]) / h
-            change = _soft_change(model, k, kind, t_end, predicted, secant, stiffness, accumulated[k], h)
-        applied = _project(rows, a, k, change, lower, upper, accumulated, twist)
-        largest = max(largest, applied * stiffness * h)
-    return largest
 
 
 @borrowing_kernel
@@ -217,38 +300,3 @@ def _soft_change(model, k, kind, t, predicted, secant, stiffness, accumulated, h
     stretch = predicted - drive_value(model, k, VALUE, t) if kind == SPRING_SOFT else 0.0
     residual = accumulated + h * spring * stretch + h * damping * secant
     return -residual / (1.0 + h * (spring * h + damping) * stiffness)
-
-
-@borrowing_kernel
-def drive_velocities(model, rows, twist, axis_coordinate, accumulated, t, h, dmax):
-    """P-step 4 for limits that are reached (one-sided rows) and motors (their rate brought to the
-    target speed, or for a position servo to its servo_rate, with what is left of their force or
-    torque budget for the step)."""
-    joint_rows.prepare_drive_rows(model, rows)
-    largest = 0.0
-    for k in range(model.drive_kind.shape[0]):
-        kind = model.drive_kind[k]
-        if not is_velocity_drive(kind):
-            continue
-        a = model.drive_axis[k]
-        stiffness = rows.drive_stiffness[a]
-        if stiffness <= LOCKED:
-            continue
-        velocity = joint_rows.axis_rate(model, rows, a, twist)
-        if kind == LOWER_LIMIT or kind == UPPER_LIMIT:
-            beyond = axis_coordinate[a] - drive_value(model, k, VALUE, t)
-            reached = beyond <= dmax if kind == LOWER_LIMIT else beyond >= -dmax
-            if not reached:
-                continue
-            change = -velocity / stiffness
-            lower, upper = (0.0, np.inf) if kind == LOWER_LIMIT else (-np.inf, 0.0)
-        else:
-            if kind == MOTOR_VELOCITY:
-                goal = drive_value(model, k, TARGET, t)
-            else:
-                goal = servo_rate(model, rows, k, axis_coordinate[a], t, h)
-            change = -(velocity - goal) / stiffness
-            lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
-        applied = _project(rows, a, k, change, lower, upper, accumulated, twist)
-        largest = max(largest, applied * stiffness)
-    return largest

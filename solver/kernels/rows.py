@@ -418,9 +418,15 @@ def hold_other_motors(model, rows):
         servos = servos or kind == MOTOR_POSITION
     if not servos:
         return
+    every_servo_held = True
+    for k in range(model.drive_kind.shape[0]):
+        a = model.drive_axis[k]
+        if model.drive_kind[k] == MOTOR_POSITION and rows.drive_stiffness[a] > LOCKED and not held[a]:
+            every_servo_held = False
     for a in range(model.axis_joint.shape[0]):
         if held[a]:
             rows.axis_gravity[a] = _gravity_acceleration(model, rows, a)
+    inverted = every_servo_held and _invert_held(model, rows)
     for k in range(model.drive_kind.shape[0]):
         a = model.drive_axis[k]
         if model.drive_kind[k] == MOTOR_POSITION:
@@ -428,8 +434,55 @@ def hold_other_motors(model, rows):
                 rows.axis_gravity[a] = _gravity_acceleration(model, rows, a)
             rows.servo_stiffness[a], rows.servo_load[a], rows.servo_load_rate[a] = rows.drive_stiffness[a], 0.0, 0.0
             if rows.drive_stiffness[a] > LOCKED:
-                _eliminate_held(model, rows, a)
+                if inverted:
+                    _take_held_row(model, rows, a)
+                else:
+                    _eliminate_held(model, rows, a)
                 _load_rate(model, rows, a)
+
+
+@borrowing_kernel
+def _invert_held(model, rows):
+    """Gauss-Jordan elimination of every held axis from [C g E] at once, for all the servos in one
+    elimination instead of one each (_eliminate_held): afterwards each held axis's row is 0 at every
+    other held axis (_take_held_row reads a servo's). Returns False, the table unfinished, where a held
+    axis depends on those before it (a loop's), which _eliminate_held skips servo by servo."""
+    q = model.axis_joint.shape[0]
+    held, table = rows.axis_held, rows.servo_elimination
+    for b in range(q):
+        if not held[b]:
+            continue
+        for c in range(q):
+            table[b, c] = axis_coupling(model, rows, b, c) if held[c] else 0.0
+            table[b, q + 1 + c] = 1.0 if c == b else 0.0
+        table[b, q] = rows.axis_gravity[b]
+    for p in range(q):
+        if not held[p]:
+            continue
+        if table[p, p] <= LOCKED * rows.drive_stiffness[p]:
+            return False
+        for r in range(q):
+            if r == p or not held[r] or table[r, p] == 0.0:
+                continue
+            factor = table[r, p] / table[p, p]
+            for c in range(2 * q + 1):
+                table[r, c] -= factor * table[p, c]
+    return True
+
+
+@borrowing_kernel
+def _take_held_row(model, rows, a):
+    """rows.servo_stiffness[a] and servo_load[a] from servo a's row after _invert_held. That row is the
+    combination E' of the held axes' rows that is 0 at every other held axis, so E' is row a of
+    C_HH^-1 times a's pivot; scaled to E'_aa = 1 it is _eliminate_held's row: s = 1 / (C_HH^-1)_aa,
+    load = (C_HH^-1 g)_a / (C_HH^-1)_aa, the Schur complement's over the other held axes."""
+    q = model.axis_joint.shape[0]
+    table = rows.servo_elimination
+    scale = table[a, q + 1 + a]
+    for c in range(2 * q + 1):
+        table[a, c] /= scale
+    rows.servo_stiffness[a] = max(table[a, a], 0.0)
+    rows.servo_load[a] = table[a, q]
 
 
 @borrowing_kernel
