@@ -93,11 +93,14 @@ numba.config.CACHE_LOCATOR_CLASSES = f"{__name__}.SolverCacheLocator,UserProvide
 # error_model "numpy": a division by zero gives inf or nan as in numpy (the finiteness watch catches
 # it) instead of raising from deep inside a kernel.
 # _nrt=True said outright: a kernel called from a borrowing one would otherwise inherit its _nrt=False.
-kernel = numba.njit(cache=CACHE_FOLDER is not None, error_model="numpy", _nrt=True)
+# no_cfunc_wrapper: no kernel is used as a first-class function value, so none needs numba's C-callable
+# wrapper (it would be lowered, optimised and compiled to machine code for every kernel).
+kernel = numba.njit(cache=CACHE_FOLDER is not None, error_model="numpy", _nrt=True, no_cfunc_wrapper=True)
 # A kernel that creates no array and returns none only borrows its caller's: numba need not count
 # references to them. It counts them at every call of a kernel it does not inline, one atomic
 # increment and decrement per array handed over, about 0.3 us for a call with the model and the rows
 # (A02 N = 10: its step 54 us with them, 33 without). numba refuses to compile a borrowing kernel that
 # allocates or returns an array; one that calls a kernel returning a new array would leak it
 # (tests/solver/test_kernels.py counts the allocations of whole runs).
-borrowing_kernel = numba.njit(cache=CACHE_FOLDER is not None, error_model="numpy", _nrt=False)
+borrowing_kernel = numba.njit(cache=CACHE_FOLDER is not None, error_model="numpy", _nrt=False,
+                              no_cfunc_wrapper=True)
