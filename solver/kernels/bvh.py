@@ -3,12 +3,12 @@ triangles whose boxes meet each of many boxes, by walking the tree from the root
 only into nodes whose boxes meet the query box."""
 import numpy as np
 
-from .jit import kernel
+from .jit import entry_kernel, kernel
 
 STACK_DEPTH = 128  # pending nodes; a complete tree of 2^62 leaves needs 63
 
 
-@kernel
+@entry_kernel
 def triangles_meeting_boxes(node_low, node_high, node_start, node_stop, first_leaf, triangle_low, triangle_high,
                             order, box_low, box_high):
     """For Q boxes (Q, 3): (Q + 1,) offsets and the (K,) triangles found, box q's being

@@ -12,7 +12,7 @@ touch or hit. solver/contact/impulse.py builds the rows; the arrays here are:
 import numpy as np
 
 from .contact_rows import apply_impulse, row_rate
-from .jit import kernel
+from .jit import entry_kernel, kernel
 
 COULOMB_ITERATIONS = 30  # Newton steps of the sliding impulse (converges in a few)
 # A direction of a contact's K below this fraction of its largest is one the joints lock: the system
@@ -159,7 +159,7 @@ def velocity_pass(contact_rows, block, accumulated, friction, normal_floor, twis
     return largest
 
 
-@kernel
+@entry_kernel
 def velocity_passes(contact_rows, block, accumulated, friction, normal_floor, twist, passes, limit, vmax):
     """velocity_pass until a pass changes no rate by vmax or more, at most `limit` passes, each the
     other way round from the one before (`passes` made so far). Returns the passes made in all."""
@@ -170,7 +170,7 @@ def velocity_passes(contact_rows, block, accumulated, friction, normal_floor, tw
     return passes
 
 
-@kernel
+@entry_kernel
 def impacts(contact_rows, block, friction, restitution, twist, impact_speed, rounds, passes, tolerance):
     """Schmitt §11 impact pairs, in rounds; returns the rounds that found an impact. A round takes the
     contacts approaching faster than `impact_speed` and solves their compression together: projected

@@ -15,7 +15,7 @@ import numpy as np
 from .contact import position_pass, row_rates
 from .correction import correct_joints_and_drives, solves_whole, watched_look
 from .held_contacts import settle
-from .jit import kernel
+from .jit import entry_kernel, kernel
 from .narrow_phase import separation_of
 from .vector import body_point
 
@@ -38,7 +38,7 @@ def gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions
                 slip[c, k] += directions[c, k + 1, i] * (world_b[i] - world_a[i])
 
 
-@kernel
+@entry_kernel
 def correct_positions(model, settings, state, rows, flight, work, h, stats, loop_drives, body, probe_b, radius,
                       surface_a, normal_a, local, directions, targets, contact_rows, block, accumulated,
                       friction, tightness, passes, settle_wait):

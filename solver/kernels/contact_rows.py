@@ -4,12 +4,12 @@ of its two bodies, and their impulse responses through the joints over the bodie
 rows.through_joints). The arrays are arrays.ContactRowArrays; twists are (6 n,), linear | angular."""
 import numpy as np
 
-from .jit import kernel
+from .jit import entry_kernel, kernel
 from .rows import response_of, through_joints
 from .vector import body_point, cross, dot, rotate, unrotate
 
 
-@kernel
+@entry_kernel
 def jacobian_and_response(model, rows, position, body_island, island_start, island_body, island_jointed, body_a,
                           body_b, point, directions):
     """For m contacts of bodies a and b (m,) at world points (m, 3) with (m, d, 3) unit directions: the
@@ -96,7 +96,7 @@ def apply_impulse(contact_rows, c, impulse, twist):
                     twist[6 * body + i] += contact_rows.response[e, k, i] * impulse[k]
 
 
-@kernel
+@entry_kernel
 def rates(contact_rows, twist):
     """(m, d) every row's rate for the (6 n,) twist."""
     m, d = contact_rows.jacobian.shape[0], contact_rows.jacobian.shape[1]
@@ -107,7 +107,7 @@ def rates(contact_rows, twist):
     return out
 
 
-@kernel
+@entry_kernel
 def apply_impulses(contact_rows, impulses, twist):
     """(m, d) impulses of every contact's rows applied to the (6 n,) twist."""
     for c in range(impulses.shape[0]):
@@ -128,7 +128,7 @@ def coupling(contact_rows, c, k, e, j):
     return total
 
 
-@kernel
+@entry_kernel
 def matrix(contact_rows):
     """(d m, d m) K = J W over every row, row c d + k for contact c's row k; entries between contacts
     that share no island are 0."""
@@ -142,7 +142,7 @@ def matrix(contact_rows):
     return out
 
 
-@kernel
+@entry_kernel
 def blocks(contact_rows):
     """(m, d, d) each contact's own block of K."""
     m, d = contact_rows.jacobian.shape[0], contact_rows.jacobian.shape[1]
@@ -154,7 +154,7 @@ def blocks(contact_rows):
     return out
 
 
-@kernel
+@entry_kernel
 def contact_frames(position, rotation, body_a, body_b, probe_b, radius, normal_a):
     """Where m contacts are in the frames given: (m, 3) the points on b's surface, (m, 3, 3) their
     directions (the unit normal from a towards b, a tangent and the binormal completing a

@@ -15,7 +15,7 @@ from . import joints, rows as joint_rows
 from .drives import (apply_explicit_forces, drive_velocities, has_loop_drives, solve_loop_drives,
                      unstable_explicit_spring)
 from .flight import fly, land, steady_increment
-from .jit import borrowing_kernel
+from .jit import borrowing_entry_kernel, borrowing_kernel
 from .rows import SYSTEM
 
 # Schmitt §5 halves the step when a gap grows. Gauss-Seidel sweeps need not shrink the worst gap
@@ -65,14 +65,14 @@ NEAR_SINGULAR = 0.1
 TOO_MANY_SUBSTEPS, TOO_SHORT = 1, 2
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def joint_errors(model, position, rotation, work):
     """work.errors (R,): the row errors of every joint in the given frames, how far body b is off
     relative to body a."""
     joints.all_errors(model, position, rotation, work.joint_scratch, work.errors)
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def joint_gaps(model, errors, gaps):
     """(m,) size of each joint's error; angular rows count as rad on a 1 m lever. Returns the worst
     joint (-1 when there are none)."""
@@ -105,7 +105,7 @@ def axis_coordinates(model, position, rotation, previous, out, work):
         out[a] = unwrap(model, raw[a], previous[a]) if model.axis_is_angle[a] else raw[a]
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def look(model, settings, state, rows, flight, work, h):
     """A sweep's look-ahead: the flight, every joint's gap there, and for the loop drives the joint
     coordinates there and the axis rates now (nothing else reads them: a mechanism without loop
@@ -276,7 +276,7 @@ def levers_at_thirds(settings):
     return settings.levers == THIRDS and settings.solver == SYSTEM
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def correct_positions(model, settings, state, rows, flight, work, h, stats):
     """P-steps 1 and 2 with the loop drives, until every joint's look-ahead gap is below Dmax.
     Returns (converged, worst joint, its gap); not converged asks the caller to halve h (Schmitt §5:
@@ -323,7 +323,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats):
     return False, worst_joint, worst_gap
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def correct_velocities(model, settings, state, rows, work, h, stats):
     """Schmitt P-step 4: complementary impulses until no joint's rate exceeds Vmax. Limits that are
     reached take part as one-sided rows, motors with what is left of their budget for the step (the
@@ -370,7 +370,7 @@ def correct_velocities(model, settings, state, rows, work, h, stats):
                 stats[VELOCITY_SOLVES] += 1
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def prepare_velocity_levers(model, settings, state, flight, work):
     """With settings.levers THIRDS, after the joint correction and before P-step 3 (`flight` is where
     the step lands): the rows two thirds of the way there, for the velocity correction's impulses.
@@ -381,7 +381,7 @@ def prepare_velocity_levers(model, settings, state, flight, work):
         build_lever_rows(model, settings, state, flight, work, 2.0 / 3.0, 0.0)
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def is_finite(state):
     total = 0.0
     for b in range(state.position.shape[0]):
@@ -392,7 +392,7 @@ def is_finite(state):
     return np.isfinite(total)
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def advance(model, settings, state, rows, flight, work, h):
     """P-step 3 and what follows it up to the velocity correction: land on the flight, move the joint
     coordinates and the clock on, rows at the new instant, the second half of the explicit forces.
@@ -407,7 +407,7 @@ def advance(model, settings, state, rows, flight, work, h):
     return True
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def substep(model, settings, state, rows, flight, work, h, stats):
     """One sub-step without contacts, as its stages after the first half of the explicit forces (the
     caller's: a flag saying whether to give them would compile this twice, once for the literal
@@ -460,7 +460,7 @@ def copy_state(source, target):
     target.time[0] = source.time[0]
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def advance_steps(model, settings, state, saved, rows, flight, work, duration, steps, h, control, stats):
     """`steps` steps of `duration` each for a mechanism without contacts, in sub-steps (Schmitt §5):
     a sub-step that fails is undone from `saved` (state arrays of the same shapes) and retried at

@@ -9,7 +9,7 @@ from ..drives import (BRAKE, EFFORT, LOWER_LIMIT, MOTOR_POSITION, MOTOR_VELOCITY
                       UPPER_LIMIT)
 from . import rows as joint_rows
 from .drive_system import solve_drive_rows
-from .jit import borrowing_kernel
+from .jit import borrowing_entry_kernel, borrowing_kernel
 from .rows import LOCKED
 from .schedule import DAMPING, STIFFNESS, TARGET, VALUE, drive_value, next_stop, rate
 
@@ -38,7 +38,7 @@ def has_loop_drives(model):
     return False
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def apply_explicit_forces(model, rows, twist, axis_coordinate, t, dt):
     """Springs of method 'impulse' (Schmitt 9.2 and its damping form) and applied efforts (the torque
     or force their schedule gives at t) as an impulse F dt along the axis; called with dt = h/2 at
@@ -118,7 +118,7 @@ def stopping_speed(model, rows, k, distance, h):
     return np.sign(distance) * 2.0 * abs(distance) / (h + np.sqrt(h * h + 2.0 * abs(distance) / alpha))
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def unstable_explicit_spring(model, rows, t, h):
     """(the first impulse spring the centred explicit scheme cannot carry at step h, or -1; its load).
     One spring alone is stable while its load k h^2 s / 4 + c h s / 2 < 1, s the axis's inverse mass

@@ -9,7 +9,7 @@ from math import comb, factorial
 
 import numpy as np
 
-from .jit import borrowing_kernel
+from .jit import borrowing_entry_kernel, borrowing_kernel
 from .motion import is_animated, motion_at
 
 MAX_ORDER = 12  # the settings allow Taylor orders 1..12
@@ -119,7 +119,7 @@ def orthonormality_error(m):
     return worst
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def orthonormalize(m):
     """Schmitt §3, in place: normalise the columns, then average each with the cross product of the
     other two (the cofactor matrix). The error squares with every pass (Schmitt: one pass, rarely
@@ -198,7 +198,7 @@ def turn(model, order, b, h, rotation, flight):
         omega_body[0], omega_body[1], omega_body[2] = w0, w1, w2
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def fly(model, order, time, position, rotation, twist, h, flight):
     """Every body moved h along its ballistic path from (position, rotation, twist) at `time`; fills
     the flight's position, rotation (orthonormalised: exactly where P-step 3 puts the bodies, or the

@@ -16,7 +16,7 @@ import numpy as np
 
 from .contact import look_ahead_residual
 from .contact_rows import apply_impulses, coupling, row_rate
-from .jit import kernel
+from .jit import entry_kernel, kernel
 from .sparse import DEPENDENT_PIVOT
 
 # Dependent rows (four corners on a face) leave the held impulses free along K's null space, where the
@@ -29,7 +29,7 @@ SUPPORT_GUESSES = 8  # corrections of the guessed support before the passes are 
 PROJECTION_WORK = 400
 
 
-@kernel
+@entry_kernel
 def settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h, tolerance):
     """The impulses that close the look-ahead gaps and slips (as contact.position_pass measures them)
     of the contacts that press, and leave every other contact open to within `tolerance` (a rate,
@@ -190,7 +190,7 @@ def contacts_by_body(contact_rows, n):
     return start, contacts
 
 
-@kernel
+@entry_kernel
 def _solve_dropping_dependent(matrix, rhs):
     """rhs <- a solution of matrix x = rhs (symmetric, positive semi-definite) by L D L^T in place,
     a row whose pivot is below DEPENDENT_PIVOT of its diagonal taken as dependent on the rows before

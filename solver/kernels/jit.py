@@ -27,6 +27,7 @@ if is_generic(CACHE_FOLDER):  # shipped kernels: numba's cache keys them by CPU,
     numba.config.CPU_NAME, numba.config.CPU_FEATURES = "generic", ""
 
 from numba.core import caching, event  # noqa: E402
+from numba.core.registry import CPUDispatcher  # noqa: E402
 
 
 class CompileClock(event.Listener):
@@ -90,14 +91,50 @@ class SolverCacheLocator(caching._CacheLocator):
 # numba asks these in turn for every cached kernel; its own locator is kept for code outside solver/
 numba.config.CACHE_LOCATOR_CLASSES = f"{__name__}.SolverCacheLocator,UserProvidedCacheLocator"
 
+
+class InnerDispatcher(CPUDispatcher):
+    """A kernel only other kernels call: numba builds no Python entry for it (no_cpython_wrapper), which
+    saves a good part of the compile. Called from Python, it raises instead of jumping to no code."""
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"{self.py_func.__module__}.{self.py_func.__qualname__} is compiled for kernels only; "
+                        "mark it entry_kernel (or borrowing_entry_kernel) to call it from Python")
+
+
+def _decorator(python_entry: bool, nrt: bool):
+    """numba's njit with the solver's options; a kernel without a Python entry is an InnerDispatcher.
+    No kernel is used as a first-class function value, so none needs numba's C-callable wrapper."""
+    options = {"error_model": "numpy", "_nrt": nrt, "no_cfunc_wrapper": True, "no_cpython_wrapper": not python_entry}
+    cache = CACHE_FOLDER is not None
+
+    def decorate(function):
+        if python_entry or numba.config.DISABLE_JIT:
+            return numba.njit(cache=cache, **options)(function)
+        dispatcher = InnerDispatcher(py_func=function, locals={}, targetoptions={"nopython": True, **options})
+        if cache:
+            dispatcher.enable_caching()
+        return dispatcher
+
+    return decorate
+
+
+def is_entry(dispatcher) -> bool:
+    """Whether Python can call this kernel."""
+    return not dispatcher.targetoptions.get("no_cpython_wrapper", False)
+
+
+# Which decorator: a kernel Python calls (Simulation, the contact stage, tools, tests) is an entry
+# kernel; every other kernel is only called by kernels (tests/solver/test_entry_kernels.py checks it).
 # error_model "numpy": a division by zero gives inf or nan as in numpy (the finiteness watch catches
 # it) instead of raising from deep inside a kernel.
 # _nrt=True said outright: a kernel called from a borrowing one would otherwise inherit its _nrt=False.
-kernel = numba.njit(cache=CACHE_FOLDER is not None, error_model="numpy", _nrt=True)
+kernel = _decorator(python_entry=False, nrt=True)
+entry_kernel = _decorator(python_entry=True, nrt=True)
 # A kernel that creates no array and returns none only borrows its caller's: numba need not count
 # references to them. It counts them at every call of a kernel it does not inline, one atomic
 # increment and decrement per array handed over, about 0.3 us for a call with the model and the rows
 # (A02 N = 10: its step 54 us with them, 33 without). numba refuses to compile a borrowing kernel that
 # allocates or returns an array; one that calls a kernel returning a new array would leak it
 # (tests/solver/test_kernels.py counts the allocations of whole runs).
-borrowing_kernel = numba.njit(cache=CACHE_FOLDER is not None, error_model="numpy", _nrt=False)
+borrowing_kernel = _decorator(python_entry=False, nrt=False)
+borrowing_entry_kernel = _decorator(python_entry=True, nrt=False)

@@ -27,7 +27,7 @@ Workspace, allocated once by the caller, for n unknowns:
                          exactly
   z (n,)                 the solution, written when the status is SOLVED
 """
-from .jit import kernel
+from .jit import entry_kernel, kernel
 
 SOLVED = 0
 SECONDARY_RAY = 1  # the entering column has no positive entry: no solution along this path
@@ -35,7 +35,7 @@ OUT_OF_PIVOTS = 2
 SINGULAR_BASIS = 3  # the basis has an exactly zero pivot
 
 
-@kernel
+@entry_kernel
 def lemke_run(M, q, covering, tolerance, max_pivots, basis, block, block_row, z_rows, free_rows, w_basic, column,
               ratios, work, unit, inverse, z):
     """Lemke's algorithm from the basis w = q, z0 entering along the covering vector; returns a status.
@@ -50,7 +50,7 @@ def lemke_run(M, q, covering, tolerance, max_pivots, basis, block, block_row, z_
                        free_rows, w_basic, column, ratios, work, unit, inverse, z)
 
 
-@kernel
+@entry_kernel
 def warm_run(M, q, support, slack, tolerance, max_pivots, covering, basis, block, block_row, z_rows, free_rows,
              w_basic, column, ratios, work, unit, inverse, z):
     """Lemke's algorithm from a guessed basis B: the z of `support` (n,) bool and the other w. When

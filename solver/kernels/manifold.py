@@ -26,7 +26,7 @@ import numpy as np
 
 from ..contact.polyhedron import Polyhedron
 from .capsules import capsules_contact, plane_capsule_contact, polyhedron_capsule_contact
-from .jit import kernel
+from .jit import entry_kernel, kernel
 from .manifold_points import B_BITS, FACE, MAX_POINTS, VERTEX, feature_code, feature_id, reduce_to_four, write_point
 from .polytopes import box_shape, boxes_contact, polyhedra_contact
 from .vector import body_point, cross, dot
@@ -47,56 +47,56 @@ def box_pose(position, rotation, centre, axes, origin, frame):
             frame[i, k] = rotation[i, 0] * axes[k, 0] + rotation[i, 1] * axes[k, 1] + rotation[i, 2] * axes[k, 2]
 
 
-@kernel
+@entry_kernel
 def box_box(origin_a, frame_a, half_a, origin_b, frame_b, half_b, margin, manifold):
     """Two boxes, each centre (3,), frame (3, 3) (axes as columns) and half sizes (3,), world:
     ODE's 15 axes, then a face clipped against a face (up to four points) or two edges (one)."""
     return boxes_contact(origin_a, frame_a, half_a, origin_b, frame_b, half_b, margin, manifold)
 
 
-@kernel
+@entry_kernel
 def hull_hull(origin_a, frame_a, hull_a, origin_b, frame_b, hull_b, margin, manifold):
     """Two hulls, each placed by origin (3,) and frame (3, 3) (its Polyhedron's frame in the world):
     the separating axis test over faces and edge pairs, then the same clipping as boxes."""
     return polyhedra_contact(origin_a, frame_a, hull_a, origin_b, frame_b, hull_b, margin, manifold)
 
 
-@kernel
+@entry_kernel
 def hull_box(origin_a, frame_a, hull_a, origin_b, frame_b, half_b, margin, manifold):
     """A hull (origin (3,), frame (3, 3), Polyhedron) and a box (centre (3,), frame (3, 3), half
     sizes (3,)), world: the box as a polyhedron, as hull_hull."""
     return polyhedra_contact(origin_a, frame_a, hull_a, origin_b, frame_b, box_shape(half_b), margin, manifold)
 
 
-@kernel
+@entry_kernel
 def box_capsule(origin_a, frame_a, half_a, ends_b, radius_b, margin, manifold):
     """A box (centre (3,), frame (3, 3), half sizes (3,)) and a capsule or sphere (axis ends (2, 3),
     radius), world: one point, or two where the capsule lies along a face or an edge."""
     return polyhedron_capsule_contact(origin_a, frame_a, box_shape(half_a), ends_b, radius_b, margin, manifold)
 
 
-@kernel
+@entry_kernel
 def hull_capsule(origin_a, frame_a, hull_a, ends_b, radius_b, margin, manifold):
     """A hull (origin (3,), frame (3, 3), Polyhedron) and a capsule or sphere (axis ends (2, 3),
     radius), world: as box_capsule."""
     return polyhedron_capsule_contact(origin_a, frame_a, hull_a, ends_b, radius_b, margin, manifold)
 
 
-@kernel
+@entry_kernel
 def capsule_capsule(ends_a, radius_a, ends_b, radius_b, margin, manifold):
     """Two capsules or spheres (axis ends (2, 3), radius), world: the closest points of the axes
     (Ericson 5.1.9), or two points where the axes run side by side."""
     return capsules_contact(ends_a, radius_a, ends_b, radius_b, margin, manifold)
 
 
-@kernel
+@entry_kernel
 def plane_capsule(point, normal, ends_b, radius_b, margin, manifold):
     """A plane (point (3,) on it, unit normal (3,)) and a capsule or sphere (axis ends (2, 3), radius),
     world: each end of the axis within `margin`."""
     return plane_capsule_contact(point, normal, ends_b, radius_b, margin, manifold)
 
 
-@kernel
+@entry_kernel
 def plane_box(point, normal, origin_b, frame_b, half_b, margin, manifold):
     """A plane (point (3,) on it, unit normal (3,)) and a box (centre (3,), frame (3, 3), half sizes
     (3,)), world: the corners of the box below `margin` (resting: its four lower corners)."""
@@ -110,7 +110,7 @@ def plane_hull(point, normal, origin_b, frame_b, hull_b, margin, manifold):
     return _plane_polyhedron(point, normal, origin_b, frame_b, hull_b, margin, manifold)
 
 
-@kernel
+@entry_kernel
 def triangle_capsule(corners, triangle, ends_b, radius_b, margin, manifold):
     """Triangle `triangle` of a mesh (corners (3, 3), world) and a capsule or sphere (axis ends
     (2, 3), radius): as box_capsule, the triangle a flat polyhedron met from either side."""
@@ -120,7 +120,7 @@ def triangle_capsule(corners, triangle, ends_b, radius_b, margin, manifold):
     return count
 
 
-@kernel
+@entry_kernel
 def triangle_box(corners, triangle, origin_b, frame_b, half_b, margin, manifold):
     """Triangle `triangle` of a mesh (corners (3, 3), world) and a box (centre (3,), frame (3, 3),
     half sizes (3,)): as hull_box."""
@@ -130,7 +130,7 @@ def triangle_box(corners, triangle, origin_b, frame_b, half_b, margin, manifold)
     return count
 
 
-@kernel
+@entry_kernel
 def triangle_hull(corners, triangle, origin_b, frame_b, hull_b, margin, manifold):
     """Triangle `triangle` of a mesh (corners (3, 3), world) and a hull (origin (3,), frame (3, 3),
     Polyhedron): as hull_hull."""
@@ -183,7 +183,7 @@ def triangle_shape(corners):
                               edge_arc)
 
 
-@kernel
+@entry_kernel
 def merge_manifolds(manifold, count, other, other_count):
     """Adds the `other_count` points of `other` to the `count` of `manifold` when both have one
     normal (within SAME_NORMAL): a shape against coplanar triangles of a mesh, whose manifolds
@@ -225,7 +225,7 @@ def merge_manifolds(manifold, count, other, other_count):
     return kept
 
 
-@kernel
+@entry_kernel
 def flip_manifold(manifold, count):
     """The same contact seen from the other shape: A and B swapped, the normal reversed."""
     for i in range(3):

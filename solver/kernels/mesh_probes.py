@@ -4,13 +4,13 @@ nearest of them (Ericson's closest point on a triangle) through the plane that f
 import numpy as np
 
 from .bvh import triangles_meeting_boxes
-from .jit import kernel
+from .jit import entry_kernel, kernel
 from .vector import body_point, dot
 
 NEAREST_OVER_FACE = 1e-9  # a probe this near the closest point, or this nearly above it, is over the face
 
 
-@kernel
+@entry_kernel
 def probes_against_mesh(probe_body, probe_local, probe_radius, body_dynamic, position_now, rotation_now,
                         position_ahead, rotation_ahead, margin, node_low, node_high, node_start, node_stop, first_leaf,
                         triangle_low, triangle_high, order, corners, normals):
@@ -179,7 +179,7 @@ def segment_crossing(start, end, corners):
     return along if 0.0 <= along <= 1.0 else np.inf
 
 
-@kernel
+@entry_kernel
 def closest_on_triangle(point, corners, out):
     """out = the point of the triangle (3, 3) nearest `point` (Ericson, Real-Time Collision Detection
     §5.1.5: the Voronoi regions of the corners, then of the edges, then the face)."""

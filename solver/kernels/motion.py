@@ -2,7 +2,7 @@
 cubic Hermite curves through the samples, the quaternion's normalised."""
 import numpy as np
 
-from .jit import kernel
+from .jit import entry_kernel, kernel
 
 
 @kernel
@@ -16,7 +16,7 @@ def _segment(times, t):
     return np.searchsorted(times, t, side="right") - 1
 
 
-@kernel
+@entry_kernel
 def motion_at(model, b, t, position, rotation, velocity, omega):
     """Body b's centre of mass, principal frame (body frame -> world), velocity and angular velocity
     (world) at time t. Before its first sample and after its last it holds still there (a table of

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..contact.polyhedron import Polyhedron
 from ..contact.shape_table import BOX, CAPSULE, HULL
-from .jit import kernel
+from .jit import entry_kernel, kernel
 from .manifold import (box_box, box_capsule, box_pose, capsule_capsule, hull_box, hull_capsule, hull_hull, plane_box,
                        plane_capsule, plane_hull)
 from .manifold_points import MAX_POINTS, Manifold
@@ -97,7 +97,7 @@ def _against_plane(table, slot_b, point, normal, position, rotation, margin, man
     return plane_capsule(point, normal, ends, table.radius[slot_b], margin, manifold)
 
 
-@kernel
+@entry_kernel
 def contact_points(table, position, rotation, pair_kind, pair_a, pair_b, pair_margin, plane_point, plane_normal):
     """The contact points of every pair at the frames given (position (n, 3), rotation (n, 3, 3)):
 
@@ -185,7 +185,7 @@ def separation_of(position, rotation, a, b, probe_b, radius, surface_a, normal_a
             + (probe[2] - surface[2]) * normal[2]) - radius
 
 
-@kernel
+@entry_kernel
 def separations(position, rotation, body_a, body_b, probe_b, radius, surface_a, normal_a):
     """(m,) signed gap of each contact point in the frames given: positive apart, negative
     interpenetrating."""

@@ -2,11 +2,11 @@
 plane within the step, by spheres about their bodies' centres swept along the step."""
 import numpy as np
 
-from .jit import kernel
+from .jit import entry_kernel
 from .narrow_phase import BODIES, PLANE
 
 
-@kernel
+@entry_kernel
 def near_pairs(slot_body, slot_reach, slot_moves, slot_pairs, plane_point, plane_normal, position_now, rotation_now,
                position_ahead, rotation_ahead, margin):
     """(kind, a, b, margin) of the pairs the narrow phase looks at (kernels/narrow_phase.contact_points):

@@ -6,10 +6,10 @@ steps in simulation.py and combine them here as well."""
 from . import rows as joint_rows
 from .correction import DONE, advance_steps, copy_state
 from .flight import orthonormalize
-from .jit import borrowing_kernel
+from .jit import borrowing_entry_kernel
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def combine(model, coarse, fine):
     """fine = -1/3 coarse + 4/3 fine, in place (Schmitt §8's p3 = -1/3 p1 + 4/3 p2)."""
     for b in range(fine.position.shape[0]):
@@ -25,7 +25,7 @@ def combine(model, coarse, fine):
         fine.axis_coordinate[a] = (4.0 * fine.axis_coordinate[a] - coarse.axis_coordinate[a]) / 3.0
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def richardson_steps(model, settings, state, saved, start, coarse, rows, flight, work, h, steps, control, stats):
     """`steps` steps of h, each combined from one step of h and two of h/2 (advance_steps, with its
     halvings); `start` and `coarse` are state arrays of the state's shapes. `rows` hold the state's

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..drives import MOTOR_POSITION, MOTOR_VELOCITY
 from . import joints, sparse
-from .jit import borrowing_kernel, kernel
+from .jit import borrowing_entry_kernel, borrowing_kernel, kernel
 
 # Schmitt §5's own blocks: one joint's rows are independent, and a relative ridge this small leaves
 # them untouched while keeping a block that touches only fixed bodies invertible. (The §7 system drops
@@ -66,7 +66,7 @@ def dot6(a, b):
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5]
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def build(model, solver, position, rotation, rows):
     """Every row at the instant (position, rotation); K factorised for the system solver, each
     joint's own block inverted for the iterative one. Returns the count of non-positive pivots."""
@@ -228,7 +228,7 @@ def _factor_system(model, rows):
     return dropped
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def _factor_across(model, rows):
     """The block of K across the plane, factorised when a right side first has a part across it."""
     _add_entries(model, rows, True)
@@ -239,7 +239,7 @@ def _factor_across(model, rows):
     rows.across_pending[0] = False
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def solve_system(model, rows, rhs):
     """rows.solution = K^+ rhs (sparse.solve), the §7 system's one solve. The block of K across the
     plane of a planar instant is factorised at the first solve whose right side has a part across
@@ -320,7 +320,7 @@ def invert_small(matrix, d, out):
             out[r, c] = work[r, d + c]
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def rates(model, rows, twist, out):
     """out[r] = J_r . twist: every joint row's rate."""
     for r in range(model.row_joint.shape[0]):

@@ -23,7 +23,7 @@ every sweep (Bricard's mechanism, 4.55 J of kinetic energy at most, lost up to 0
 """
 import numpy as np
 
-from .jit import borrowing_kernel
+from .jit import borrowing_entry_kernel, borrowing_kernel
 
 # The blocks of K a planar instant splits it into (kernels/rows.split_at_plane), for list_block
 IN_PLANE_BLOCK, ACROSS_BLOCK, BOTH_BLOCKS = 0, 1, 2
@@ -122,7 +122,7 @@ def factor(model, values, row_across, across, block_row_start, block_row_entry, 
     return dropped
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def null_space(model, ldl_value, diagonal, basis, span, gram, stamp, dense):
     """K's null space (in the elimination order), one vector per dropped row k into `basis` (a
     NullBasis, arrays.py): L^-T e_k, the combination of the rows before k that row k repeats

@@ -1,0 +1,104 @@
+"""Only entry kernels (kernels/jit.entry_kernel, borrowing_entry_kernel) have code Python can call; the
+others are compiled for kernels only. Every kernel the Python sources of the checkout call must be an
+entry kernel: found by reading the sources, as the modules of kernels they import and the names they
+bind those modules and kernels to."""
+import ast
+import importlib
+import pathlib
+
+import numpy as np
+import pytest
+from numba.core.dispatcher import Dispatcher
+
+from mechbake.solver.kernels import jit, vector
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+KERNELS = ROOT / "solver" / "kernels"
+SKIPPED = {"docs", "out", "compiled", "wheels"}  # the study's measurement scripts, build output
+
+
+def kernel_module(dotted: str) -> str | None:
+    """`solver.kernels.x` (however the import spells it) as 'x', or None for another module."""
+    parts = dotted.split(".")
+    return ".".join(parts[parts.index("kernels") + 1:]) or None if "kernels" in parts else None
+
+
+def kernels_of(module: str) -> dict[str, Dispatcher]:
+    found = vars(importlib.import_module(f"mechbake.solver.kernels.{module}"))
+    return {name: value for name, value in found.items() if isinstance(value, Dispatcher)}
+
+
+def compiled_functions(tree: ast.AST) -> set[ast.AST]:
+    """Functions numba compiles (any decorator naming jit or kernel): their calls are kernels' calls."""
+    return {node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+            and any(word in ast.unparse(decorator) for decorator in node.decorator_list for word in ("jit", "kernel"))}
+
+
+def python_calls(path: pathlib.Path) -> set[tuple[str, str]]:
+    """(kernel module, name) of every kernel the Python code of this file refers to: through a kernel
+    module imported under some name, any expression assigned from it (`self._kernels = correction`,
+    `k = self._kernels`) or returned by a function, or a kernel imported by its name."""
+    tree = ast.parse(path.read_text())
+    modules: dict[str, str] = {}  # expression's text -> kernel module it holds
+    names: dict[str, tuple[str, str]] = {}  # local name -> the kernel it was imported as
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module is not None:
+            source = kernel_module(f"{'x.' * node.level}{node.module}")
+            for alias in node.names:
+                if source is None and kernel_module(f"{node.module}.{alias.name}"):
+                    modules[alias.asname or alias.name] = kernel_module(f"{node.module}.{alias.name}")
+                elif source is not None:
+                    names[alias.asname or alias.name] = (source, alias.name)
+        elif isinstance(node, ast.Import):
+            modules.update({alias.asname: kernel_module(alias.name) for alias in node.names
+                            if alias.asname and kernel_module(alias.name)})
+    for _ in range(3):  # assignments of assignments
+        for node in ast.walk(tree):
+            pairs = []
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
+                        pairs += zip(target.elts, node.value.elts)
+                    else:
+                        pairs.append((target, node.value))
+            elif isinstance(node, ast.FunctionDef):
+                pairs += [(ast.parse(f"{node.name}()").body[0].value, statement.value) for statement in ast.walk(node)
+                          if isinstance(statement, ast.Return) and statement.value is not None]
+            for target, value in pairs:
+                if ast.unparse(value) in modules:
+                    modules[ast.unparse(target)] = modules[ast.unparse(value)]
+    inside_kernels = {inner for function in compiled_functions(tree) for inner in ast.walk(function)}
+    calls = set()
+    for node in ast.walk(tree):
+        if node in inside_kernels:
+            continue
+        if isinstance(node, ast.Attribute) and ast.unparse(node.value) in modules:
+            calls.add((modules[ast.unparse(node.value)], node.attr))
+        elif isinstance(node, ast.Name) and node.id in names:
+            calls.add(names[node.id])
+    return calls
+
+
+def python_sources() -> list[pathlib.Path]:
+    """The checkout's Python outside the kernels, but for this file (it calls an inner kernel on purpose)."""
+    return [path for path in sorted(ROOT.rglob("*.py")) if not path.is_relative_to(KERNELS)
+            and path != pathlib.Path(__file__).resolve()
+            and not any(part.startswith(".") or part in SKIPPED for part in path.relative_to(ROOT).parts)]
+
+
+def test_every_kernel_python_calls_is_an_entry_kernel():
+    calls = {call: path for path in python_sources() for call in python_calls(path)}
+    kernels = {(module, name): kernel for module in {module for module, _ in calls}
+               for name, kernel in kernels_of(module).items()}
+    called = {call: path for call, path in calls.items() if call in kernels}
+    assert {("correction", "advance_steps"), ("flight", "fly"), ("rows", "build"), ("lemke", "warm_run"),
+            ("contact", "velocity_passes"), ("manifold", "box_box")} <= set(called)  # the reading finds them
+    inner = [f"{module}.{name} (called in {path.relative_to(ROOT)})" for (module, name), path in called.items()
+             if not jit.is_entry(kernels[module, name])]
+    assert not inner, "kernels Python calls must be entry kernels: " + ", ".join(sorted(inner))
+
+
+def test_an_inner_kernel_called_from_python_raises():
+    assert not jit.is_entry(vector.dot)
+    with pytest.raises(TypeError, match="entry_kernel"):
+        vector.dot(np.ones(3), np.ones(3))
