@@ -93,3 +93,23 @@ def dropped_on_terrain(method: str, max_corrections: int) -> dict:
     bodies = [box_body("box", position=(0.1, -0.05, 0.5)), {**CAPSULE, "position": [-0.4, 0.3, 0.6]}]
     return {"format": "mechbake/1", "gravity": [0, 0, -G], "bodies": bodies, "joints": [], "obstacles": [terrain()],
             "settings": {"h": 0.01, "max_corrections": max_corrections, "contact_method": method}}
+
+
+def braked_cart(method: str, slope: float, axle: str = "brake", h: float = 0.01) -> dict:
+    """A 10 kg chassis on four 1 kg ball wheels of 0.1 m on a slope of `slope` degrees (gravity turned
+    by it), friction 0.8 everywhere. axle "brake": each wheel on a hinge whose velocity motor holds
+    0 rad/s with up to 200 N m; "fixed": each wheel welded to the chassis."""
+    tilt = np.radians(slope)
+    bodies = [{"name": "chassis", "mass": 10.0, "inertia": [0.5, 1.0, 1.2], "position": [0, 0, 0.3],
+               "shape": {"type": "box", "size": [1.0, 0.6, 0.2]}, "friction": 0.8}]
+    joints = []
+    for k, (x, y) in enumerate([(0.4, 0.4), (0.4, -0.4), (-0.4, 0.4), (-0.4, -0.4)]):
+        bodies.append({"name": f"wheel{k}", "mass": 1.0, "inertia": [0.005] * 3, "position": [x, y, 0.1],
+                       "shape": {"type": "sphere", "radius": 0.1}, "friction": 0.8})
+        joint = {"name": f"axle{k}", "type": "fixed", "body_a": "chassis", "body_b": f"wheel{k}", "anchor": [x, y, 0.1]}
+        if axle == "brake":
+            joint.update(type="hinge", axis=[0, 1, 0], motor={"mode": "velocity", "target": 0.0, "max_torque": 200.0})
+        joints.append(joint)
+    return {"format": "mechbake/1", "gravity": [-G * np.sin(tilt), 0, -G * np.cos(tilt)],
+            "settings": {"h": h, "contact_method": method}, "bodies": bodies, "joints": joints,
+            "obstacles": [floor(friction=0.8)]}
