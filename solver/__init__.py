@@ -1,6 +1,7 @@
 """MechBake's solver: impulse-based simulation of jointed rigid bodies (Schmitt and Bender).
 
-numpy only; never imports bpy.
+numpy, with its hot path compiled by numba (kernels/, loaded with the first Simulation); never
+imports bpy.
 """
 from .errors import ModelError, SimulationDiverged
 from .model import Model, Settings, load_model

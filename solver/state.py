@@ -32,7 +32,3 @@ class State:
         return State(self.time, Frames(self.frames.position.copy(), self.frames.rotation.copy()),
                      self.twist.copy(), self.axis_coordinate.copy(), self.touching)
 
-    def is_finite(self) -> bool:
-        # a NaN or an infinity anywhere makes the sum non-finite
-        return bool(np.isfinite(self.frames.position.sum() + self.twist.sum() + self.frames.rotation.sum()))
-

@@ -4,8 +4,6 @@ Three linear rows along the world axes; the error is p_b - p_a at the look-ahead
 from ..jit import borrowing_kernel
 from ..vector import body_point, rotate
 
-ROWS = 3
-
 
 @borrowing_kernel
 def levers(model, j, position, rotation, lever_a, lever_b):

@@ -8,8 +8,6 @@ from ..jit import borrowing_kernel
 from ..vector import body_point
 from . import ball
 
-ROWS = 1
-
 
 @borrowing_kernel
 def separation(model, j, position, rotation, work):

@@ -5,8 +5,6 @@ from ..jit import borrowing_kernel
 from ..vector import relative_rotation_vector
 from . import ball
 
-ROWS = 6
-
 
 @borrowing_kernel
 def rotation_lock_rows(linear, angular):

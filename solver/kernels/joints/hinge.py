@@ -11,8 +11,6 @@ from ..jit import borrowing_kernel
 from ..vector import cross, dot, rotate
 from . import ball
 
-ROWS = 5
-
 
 @borrowing_kernel
 def rows(model, j, position, rotation, linear, angular, lever_a, lever_b):

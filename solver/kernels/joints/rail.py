@@ -6,8 +6,6 @@ joint_direction[j, 0] the rail's direction in a's frame, [1], [2] two directions
 from ..jit import borrowing_kernel
 from ..vector import body_point, dot, rotate
 
-ROWS = 2
-
 
 @borrowing_kernel
 def levers(model, j, position, rotation, lever_a, lever_b):

@@ -8,8 +8,6 @@ from ..jit import borrowing_kernel
 from ..vector import relative_rotation_vector
 from . import fixed, rail
 
-ROWS = 5
-
 
 @borrowing_kernel
 def rows(model, j, position, rotation, linear, angular, lever_a, lever_b):

@@ -4,6 +4,5 @@ It adds no rows to the correction: its force is a drive on the anchor-to-anchor 
 Slots as the distance joint's."""
 from . import distance
 
-ROWS = 0
 axis_row = distance.axis_row
 coordinate = distance.coordinate
