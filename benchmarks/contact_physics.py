@@ -18,7 +18,7 @@ import numpy as np
 from common import table
 
 from contact_scenes import BOX, G, WHEEL, cradle, dropped_box, dropped_on_terrain, polygon_wheel  # as the tests
-from measure import rise_after_landing, rolling_polygon
+from measure import energies, rise_after_landing, rolling_polygon
 
 from mechbake.solver import Model, Simulation
 
@@ -73,10 +73,7 @@ def pass_budgets() -> None:
     for budget in (1, 2, 5, 200):
         for method in METHODS:
             sim = Simulation(Model.from_dict(dropped_on_terrain(method, budget)))
-            energy = [sim.energy()]
-            for _ in range(300):
-                sim.step()
-                energy.append(sim.energy())
+            energy = energies(sim, 300)
             rows.append([budget, method, f"{energy[0]:.3f}", f"{max(energy):.3f}", f"{energy[-1]:.3f}",
                          f"{max(np.diff(energy)):.1e}", sim.stats["halvings"]])
     table("Box and capsule dropped on the terrain, 3 s: energy, J (once it climbed from 17.7 to 16,359 J)",

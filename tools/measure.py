@@ -162,6 +162,15 @@ def verlet_angles(pull: float, angle: float, rate: float, h: float, steps: int) 
     return angles
 
 
+def energies(sim, steps: int) -> np.ndarray:
+    """(steps + 1,) the simulation's energy now and after each of its next `steps` steps, J."""
+    energy = [sim.energy()]
+    for _ in range(steps):
+        sim.step()
+        energy.append(sim.energy())
+    return np.array(energy)
+
+
 def rise_after_landing(sim, drop: float, half_height: float, g: float, duration: float = 1.0) -> tuple:
     """Steps a box dropped flat from `drop` m for `duration` s from the start: (the highest its bottom
     rises above the floor after it first lands, as the apex of each step's ballistic flight,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from contact_scenes import BOX, G, WHEEL, braked_cart, cradle, dropped_box, dropped_on_terrain, polygon_wheel
-from measure import rise_after_landing, rolling_polygon
+from measure import energies, rise_after_landing, rolling_polygon
 from scenes import simulate
 
 METHODS = ["impulse", "lcp"]
@@ -48,10 +48,7 @@ def test_a_box_dropped_flat_rises_e_squared_of_its_drop(method, inertia):
 @pytest.mark.parametrize("on_floor", [False, True])
 def test_a_cradle_of_touching_balls_passes_the_speed_to_the_last(method, on_floor):
     sim = simulate(cradle(method, on_floor))
-    energy = [sim.energy()]
-    for _ in range(30):
-        sim.step()
-        energy.append(sim.energy())
+    energy = energies(sim, 30)
     speeds = np.array([sim.velocity(f"ball{i}") for i in range(5)])
     # e = 1, equal masses: each pair swaps its speeds, one after the other along the row; each
     # impact's impulses converge to Vmax
@@ -95,11 +92,7 @@ def test_a_hull_wheel_rolls_as_its_polygon_does(method):
 def test_a_small_pass_budget_never_adds_energy(max_corrections):
     """A box and a capsule dropped on the terrain with a budget of 1 to 5 passes: steps whose contacts
     do not settle are halved, never kept (such runs once climbed from 17.7 J to 16,359 J)."""
-    sim = simulate(dropped_on_terrain("impulse", max_corrections))
-    energy = [sim.energy()]
-    for _ in range(80):  # both land within 0.4 s and settle
-        sim.step()
-        energy.append(sim.energy())
+    energy = energies(simulate(dropped_on_terrain("impulse", max_corrections)), 80)  # both land within 0.4 s
     assert max(np.diff(energy)) < 1e-4 * energy[0]
     assert energy[-1] < energy[0]
 
