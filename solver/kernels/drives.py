@@ -263,10 +263,7 @@ def _apply_drive_rows(model, rows, count, accumulated, twist):
         k = rows.drive_taking_part[i]
         accumulated[k] += change
         a = model.drive_axis[k]
-        response = rows.drive_response[a]
-        for b in range(twist.shape[0]):
-            for j in range(6):
-                twist[b, j] += response[b, j] * change
+        _push(rows, a, change, twist)
         largest = max(largest, abs(change) * rows.drive_stiffness[a])
     return largest
 
@@ -278,11 +275,17 @@ def _project(rows, a, k, change, lower, upper, accumulated, twist):
     total = min(max(accumulated[k] + change, lower), upper)
     change = total - accumulated[k]
     accumulated[k] = total
+    _push(rows, a, change, twist)
+    return abs(change)
+
+
+@borrowing_kernel
+def _push(rows, a, impulse, twist):
+    """An impulse along axis a applied to the twist through the joints (rows.drive_response)."""
     response = rows.drive_response[a]
     for b in range(twist.shape[0]):
         for i in range(6):
-            twist[b, i] += response[b, i] * change
-    return abs(change)
+            twist[b, i] += response[b, i] * impulse
 
 
 @borrowing_kernel

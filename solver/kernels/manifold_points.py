@@ -95,16 +95,21 @@ def reduce_to_four(points, depth, count, normal, chosen):
     furthest from it, then the one making the largest triangle with those two, then the one adding
     the most area to that triangle: the deepest contact and the largest area of support, all among
     the points within SUPPORT_BAND of the deepest."""
+    if count <= MAX_POINTS:
+        for k in range(count):
+            chosen[k] = k
+        return count
     deepest = np.inf
     for k in range(count):
         deepest = min(deepest, depth[k])
+    band = deepest + SUPPORT_BAND  # the highest a kept point lies
     within = 0
     for k in range(count):
-        within += depth[k] <= deepest + SUPPORT_BAND
-    if count <= MAX_POINTS or within <= MAX_POINTS:
+        within += depth[k] <= band
+    if within <= MAX_POINTS:
         kept = 0
         for k in range(count):
-            if count <= MAX_POINTS or depth[k] <= deepest + SUPPORT_BAND:
+            if depth[k] <= band:
                 chosen[kept] = k
                 kept += 1
         return kept
@@ -115,7 +120,7 @@ def reduce_to_four(points, depth, count, normal, chosen):
             first, reach = k, along
     second, furthest = first, -1.0
     for k in range(count):
-        if depth[k] > deepest + SUPPORT_BAND:
+        if depth[k] > band:
             continue
         distance = 0.0
         for i in range(3):
@@ -124,7 +129,7 @@ def reduce_to_four(points, depth, count, normal, chosen):
             second, furthest = k, distance
     third, largest = -1, 0.0
     for k in range(count):
-        if depth[k] > deepest + SUPPORT_BAND:
+        if depth[k] > band:
             continue
         area = _signed_area(points, first, second, k, normal)
         if abs(area) > abs(largest):
@@ -140,7 +145,7 @@ def reduce_to_four(points, depth, count, normal, chosen):
     chosen[0], chosen[1], chosen[2] = first, second, third
     fourth, gain = -1, 0.0
     for k in range(count):
-        if depth[k] > deepest + SUPPORT_BAND:
+        if depth[k] > band:
             continue
         # the area the point adds outside the triangle's sides
         added = max(-_signed_area(points, first, second, k, normal), -_signed_area(points, second, third, k, normal),
