@@ -6,7 +6,11 @@ asserts the same scenes):
     first ball's 1 m/s passes to the last, the others stop;
   - a wheel made as a convex hull of 32 corners a rim, rolling off a corner at 1 m/s: it rolls as its
     polygon does (tools/measure.rolling_polygon; a plastic impact at each corner that lands);
-  - a box and a capsule dropped on the terrain with a budget of 1 to 5 passes: no energy gained.
+  - a box and a capsule dropped on the terrain with a budget of 1 to 5 passes: no energy gained;
+  - a four-wheel cart on a 30 degree slope (mu 0.8) whose wheel motors brake: with 200 N m it holds as
+    Fixed axles do, with 0.5 and 1.5 N m (holding needs 1.72) it rolls at (M g sin - 4 T / r) / M_eff;
+  - a 100 kg cart whose wheel motors drive 533 N pushing a crate whose friction takes 201, 402 and
+    603 N: it pushes at (533 N - friction) / (all the mass), or stands, wheels rolling or still.
 The rise is the apex of each step's ballistic flight after landing, z + max(v_z, 0)^2 / 2 g, so the
 step's sampling does not enter. Before issue 24's fix (impulse / LCP): with e = 0 the box rose
 4.9 / 2.7 cm and turned at 1.8 / 1.4 rad/s (0.5 / 0.3 mm with its own inertia); with e = 0.5 it rose
@@ -17,7 +21,8 @@ step's sampling does not enter. Before issue 24's fix (impulse / LCP): with e = 
 import numpy as np
 from common import table
 
-from contact_scenes import BOX, G, WHEEL, cradle, dropped_box, dropped_on_terrain, polygon_wheel  # as the tests
+from contact_scenes import (BOX, CART_MASS, G, WHEEL, braked_cart, cradle, dropped_box,  # as the tests
+                            dropped_on_terrain, polygon_wheel, pushing_cart)
 from measure import energies, rise_after_landing, rolling_polygon
 
 from mechbake.solver import Model, Simulation
@@ -80,8 +85,42 @@ def pass_budgets() -> None:
           ["max_corrections", "method", "start", "highest", "end", "largest gain in a step", "halvings"], rows)
 
 
+def second_half_second(data: dict) -> tuple:
+    """The chassis's acceleration along x over 0.5-1 s, its speed and wheel0's rim speed at 1 s."""
+    sim = Simulation(Model.from_dict(data))
+    sim.run(0.5)
+    before = float(sim.velocity("chassis")[0])
+    sim.run(0.5)
+    after = float(sim.velocity("chassis")[0])
+    return (after - before) / 0.5, after, float(sim.angular_velocity("wheel0")[1]) * 0.1
+
+
+def motor_wheels() -> None:
+    rows = []
+    for torque in (200.0, 1.5, 0.5):
+        exact = max(14.0 * G * 0.5 - 4 * torque / 0.1, 0.0) / (14.0 + 4 * 0.005 / 0.1 ** 2)
+        for method in METHODS:
+            for h in (0.01, 0.005):
+                accel, speed, rim = second_half_second(braked_cart(method, 30.0, h=h, torque=torque))
+                rows.append([torque, method, h, f"{-accel:.6f}", f"{exact:.6f}", f"{-speed:.2e}",
+                             f"{rim - speed:+.1e}"])
+    table("Cart braked on a 30 degree slope: acceleration down it over 0.5-1 s, m/s^2 (before: 200 N m crept at "
+          "9.6 cm/s)", ["brake N m", "method", "h", "acceleration", "analytic", "speed at 1 s", "slip m/s"], rows)
+    rows = []
+    for crate in (32.0, 64.0, 96.0):
+        exact = max(4 * 13.33 / 0.1 - 0.64 * crate * G, 0.0) / (CART_MASS + 4.0 + crate + 2.0)
+        for method in METHODS:
+            accel, speed, rim = second_half_second(pushing_cart(method, crate, 13.33))
+            rows.append([crate, f"{0.64 * crate * G:.0f}", method, f"{accel:.6f}", f"{exact:.6f}",
+                         f"{rim - speed:+.1e}"])
+    table("Cart driving 533 N against a crate, h = 0.01: acceleration over 0.5-1 s, m/s^2 (before: stalled with "
+          "spinning wheels against 402 N)", ["crate kg", "its friction N", "method", "acceleration", "analytic",
+                                             "slip m/s"], rows)
+
+
 if __name__ == "__main__":
     drops()
     cradles()
     wheels()
     pass_budgets()
+    motor_wheels()

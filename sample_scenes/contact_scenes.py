@@ -95,21 +95,51 @@ def dropped_on_terrain(method: str, max_corrections: int) -> dict:
             "settings": {"h": 0.01, "max_corrections": max_corrections, "contact_method": method}}
 
 
-def braked_cart(method: str, slope: float, axle: str = "brake", h: float = 0.01) -> dict:
-    """A 10 kg chassis on four 1 kg ball wheels of 0.1 m on a slope of `slope` degrees (gravity turned
-    by it), friction 0.8 everywhere. axle "brake": each wheel on a hinge whose velocity motor holds
-    0 rad/s with up to 200 N m; "fixed": each wheel welded to the chassis."""
-    tilt = np.radians(slope)
-    bodies = [{"name": "chassis", "mass": 10.0, "inertia": [0.5, 1.0, 1.2], "position": [0, 0, 0.3],
-               "shape": {"type": "box", "size": [1.0, 0.6, 0.2]}, "friction": 0.8}]
+def cart(chassis_mass: float, axle: dict | None, friction: float = 0.8, chassis_friction: float = 0.8) -> tuple:
+    """(bodies, joints) of a chassis of `chassis_mass` (1.0 x 0.6 x 0.2 m, its bottom 0.2 m up) on four
+    1 kg ball wheels of 0.1 m (inertia 0.005 kg m^2), each on a hinge across the chassis with the
+    `axle` motor, or welded to it (None)."""
+    scale = chassis_mass / 10.0
+    bodies = [{"name": "chassis", "mass": chassis_mass, "inertia": [0.5 * scale, 1.0 * scale, 1.2 * scale],
+               "position": [0, 0, 0.3], "shape": {"type": "box", "size": [1.0, 0.6, 0.2]},
+               "friction": chassis_friction}]
     joints = []
     for k, (x, y) in enumerate([(0.4, 0.4), (0.4, -0.4), (-0.4, 0.4), (-0.4, -0.4)]):
         bodies.append({"name": f"wheel{k}", "mass": 1.0, "inertia": [0.005] * 3, "position": [x, y, 0.1],
-                       "shape": {"type": "sphere", "radius": 0.1}, "friction": 0.8})
+                       "shape": {"type": "sphere", "radius": 0.1}, "friction": friction})
         joint = {"name": f"axle{k}", "type": "fixed", "body_a": "chassis", "body_b": f"wheel{k}", "anchor": [x, y, 0.1]}
-        if axle == "brake":
-            joint.update(type="hinge", axis=[0, 1, 0], motor={"mode": "velocity", "target": 0.0, "max_torque": 200.0})
+        if axle is not None:
+            joint.update(type="hinge", axis=[0, 1, 0], motor=axle)
         joints.append(joint)
+    return bodies, joints
+
+
+def braked_cart(method: str, slope: float, axle: str = "brake", h: float = 0.01, torque: float = 200.0) -> dict:
+    """A 10 kg cart (`cart`) on a slope of `slope` degrees (gravity turned by it), friction 0.8
+    everywhere. axle "brake": each wheel's velocity motor holds 0 rad/s with up to `torque` N m;
+    "fixed": each wheel welded to the chassis."""
+    tilt = np.radians(slope)
+    brake = {"mode": "velocity", "target": 0.0, "max_torque": torque} if axle == "brake" else None
+    bodies, joints = cart(10.0, brake)
     return {"format": "mechbake/1", "gravity": [-G * np.sin(tilt), 0, -G * np.cos(tilt)],
             "settings": {"h": h, "contact_method": method}, "bodies": bodies, "joints": joints,
             "obstacles": [floor(friction=0.8)]}
+
+
+CRATE = 0.6  # the pushed crate's side, m
+CART_MASS = 100.0  # the pushing cart's chassis, kg: its wheels' grip (0.89 of its weight) is not what limits it
+
+
+def pushing_cart(method: str, crate_mass: float, torque: float, crate_friction: float = 0.64,
+                 h: float = 0.01) -> dict:
+    """A cart (`cart`, 100 kg chassis) whose wheels' velocity motors drive at 30 rad/s with up to `torque`
+    N m each, its frictionless front face against a CRATE of `crate_mass` resting on the floor with
+    friction `crate_friction` to it (the floor's 1, the wheels' 0.8: 0.89 at the wheels)."""
+    drive = {"mode": "velocity", "target": 30.0, "max_torque": torque}
+    bodies, joints = cart(CART_MASS, drive, chassis_friction=0.0)
+    side = CRATE
+    bodies.append({"name": "crate", "mass": crate_mass, "inertia": [crate_mass * side * side / 6] * 3,
+                   "position": [0.5 + side / 2, 0, side / 2], "shape": {"type": "box", "size": [side] * 3},
+                   "friction": crate_friction ** 2})
+    return {"format": "mechbake/1", "gravity": [0, 0, -G], "settings": {"h": h, "contact_method": method},
+            "bodies": bodies, "joints": joints, "obstacles": [floor(friction=1.0)]}

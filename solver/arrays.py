@@ -63,6 +63,7 @@ ContactRowArrays = namedtuple("ContactRowArrays", [
     "response_start",  # (m + 1,) contact c's response is entries response_start[c]:response_start[c + 1] below
     "response_body",  # (entries,) the body each entry moves: those joined to a or b by joints
     "response",  # (entries, d, 6) the change of that body's twist per unit impulse of each row, through the joints
+    "held_impulse",  # (m, d, q) the held motors' impulse along each axis per unit impulse of each row
 ])
 
 SolverSettings = namedtuple("SolverSettings", [

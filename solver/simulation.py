@@ -28,8 +28,9 @@ from .sleeping import Sleep
 from .contact.detection import Contacts, find_contacts
 from .contact.impulse import (FIRST_PASSES, SEPARATION_SPEED, TOUCHING, ContactRows, gap_targets, normal_rates,
                               overlapping, resolve_impacts, resting_speed)
-from .contact.lcp import apply_lcp_impulses
+from .contact.lcp import apply_lcp_impulses, impulses_by_key
 from .contact.lemke import LemkeFailure
+from .contact.motor_hold import MotorHold
 from .contact.reduction import four_per_face
 from .state import State
 from .stepping import GROW_AFTER, MAX_HALVINGS, MAX_STEPS_PER_RUN, MAX_SUBSTEPS, SLOW_SUBSTEPS, SLOW_TOTAL
@@ -68,13 +69,13 @@ class Simulation:
         if setting_overrides:
             model = Model(model.spec, Settings.read(model.settings.to_dict(), setting_overrides))
         # numba and the compiled kernels load here, not on import
-        from .kernels import (contact_loop, contact_rows, correction, drives as drive_kernels, flight, motion,
-                              richardson, rows)
+        from .kernels import (contact_loop, contact_rows, correction, drives as drive_kernels, flight, held_motors,
+                              motion, richardson, rows)
 
         self._kernels, self._fly_kernel, self._rows_kernels = correction, flight.fly, rows
         self._richardson_steps, self._combine = richardson.richardson_steps, richardson.combine
         self._drive_kernels = drive_kernels
-        self._contact_loop, self._contact_rows = contact_loop, contact_rows
+        self._contact_loop, self._contact_rows, self._held_motors = contact_loop, contact_rows, held_motors
         self.model = model
         self.h = model.settings.h
         self.state = State.initial(model)
@@ -92,6 +93,10 @@ class Simulation:
         self._flight_valid = False
         self._work = work_arrays(model)
         self._islands = joint_islands(self._arrays)  # what a contact's impulse can move (rows_through_joints)
+        # (q,) no motor holds its axis against contacts (rows_through_joints)
+        self._nothing_held = np.zeros(len(self._arrays.axis_joint), dtype=bool)
+        kind = self._arrays.drive_kind
+        self._has_motors = bool(np.any((kind == drives.MOTOR_POSITION) | (kind == drives.MOTOR_VELOCITY)))
         self._counters = np.zeros(len(COUNTERS), dtype=np.int64)
         state = self.state
         # where a compiled step keeps the state its sub-step starts from (kernels/correction.advance_steps)
@@ -108,6 +113,7 @@ class Simulation:
         self._lcp_gap_now, self._lcp_overlapping = np.zeros(0), np.zeros(0, dtype=bool)  # the LCP's contacts now
         # which of each contact's LCP unknowns were positive last (lcp.apply_lcp_impulses)
         self._lcp_supports: dict = {}
+        self._lcp_impulses: dict = {}  # each contact's LCP impulses this step ({key: (3,)}, lcp.impulses_by_key)
         # each contact's impulses in the last sub-step's position loop and velocity correction, and
         # that sub-step's length: where this sub-step's passes start (ContactRows.warm_start)
         self._warm_position: dict = {}
@@ -409,6 +415,7 @@ class Simulation:
         if spring >= 0:
             return Failure(k.STIFF_SPRING, spring, h / np.sqrt(load))
         self._touching_impacts(h)
+        self._work.accumulated[:] = 0.0  # the drives' impulses this step, the held motors' answers to the LCP's too
         k.apply_explicit_forces(self._arrays, self._rows, state.twist, state.axis_coordinate, state.time, 0.5 * h)
         contact_rows, lcp_contacts, impact = self._contacts_ahead(h, shortened, lcp)
         if impact is not None:
@@ -418,7 +425,6 @@ class Simulation:
             self._touching_bodies = (np.zeros(0, dtype=int), np.zeros(0, dtype=int))
             return self._jointed_substep(h)
         self.stats["contact_substeps"] += 1
-        self._work.accumulated[:] = 0.0
         converged, joint, gap, contact_rows = self._correct_positions(arrays, h, contact_rows)
         if not converged:
             return Failure(k.GAP, joint, gap)
@@ -436,10 +442,12 @@ class Simulation:
         if not finite:
             return self._non_finite()
         position_impulses, velocity_impulses = None, None
+        carried: dict = {}  # each contact's impulses in the step so far ({key: (3,)})
         if contact_rows is not None:
-            position_impulses = contact_rows.impulses()
+            position_impulses = carried = contact_rows.impulses()
             pushed_out = contact_rows.overlapping_keys()
         elif lcp_contacts is not None:
+            carried = self._lcp_impulses
             pushed_out = {key for key, deep in zip(lcp_contacts.key, self._lcp_overlapping) if deep}
         else:
             pushed_out = set()
@@ -447,12 +455,7 @@ class Simulation:
         if self.model.settings.velocity_correction:
             k.correct_velocities(self._arrays, self._settings, arrays, self._rows, self._work, h, self._counters)
             if touching is not None and len(touching):
-                contact_rows = ContactRows(self.model, self, touching, state.frames, pushed_out)
-                contact_rows.warm_start(self._warm_velocity, state.twist.reshape(-1), h / self._warm_h)
-                self._velocity_settle_wait = contact_rows.solve_velocities(
-                    state.twist.reshape(-1), self.model.settings.max_corrections, self.model.settings.vmax,
-                    self._velocity_settle_wait)
-                velocity_impulses = contact_rows.impulses()
+                velocity_impulses = self._velocity_contacts(touching, pushed_out, carried, h).impulses()
         if not k.is_finite(arrays):
             return self._non_finite()
         velocities_corrected = self.model.settings.velocity_correction and touching is not None
@@ -535,13 +538,47 @@ class Simulation:
         self._found_at = (frames.position.copy(), frames.rotation.copy(), contacts)
         return contacts
 
-    def rows_through_joints(self, body_a, body_b, point, directions) -> ContactRowArrays:
+    def rows_through_joints(self, body_a, body_b, point, directions, hold: MotorHold | None = None) -> ContactRowArrays:
         """Contact rows along (m, d, 3) directions at (m, 3) world points of bodies a and b, now, with
-        their responses through the joints (kernels/contact_rows.py)."""
+        their responses through the joints and the motor axes `hold` holds (kernels/contact_rows.py)."""
         self._ensure_rows()
         body_a, body_b = np.asarray(body_a, dtype=np.int64), np.asarray(body_b, dtype=np.int64)
+        held, inverse = (hold.hold, hold.inverse) if hold is not None else (self._nothing_held, np.zeros((0, 0)))
         return ContactRowArrays(np.column_stack((body_a, body_b)), *self._contact_rows.jacobian_and_response(
-            self._arrays, self._rows, self.state.frames.position, *self._islands, body_a, body_b, point, directions))
+            self._arrays, self._rows, self.state.frames.position, *self._islands, body_a, body_b, point, directions,
+            held, inverse))
+
+    def _motor_hold(self, spent_by_drive: np.ndarray, h: float) -> MotorHold | None:
+        """The motors that hold their axes against contacts now, each drive having spent (D,) so far
+        this step; None without motors."""
+        if not self._has_motors:
+            return None
+        self._ensure_rows()
+        return MotorHold(self._arrays, self._rows, spent_by_drive, h, self._held_motors)
+
+    def _velocity_contacts(self, touching: Contacts, pushed_out: set, carried: dict, h: float) -> ContactRows:
+        """P-step 4 for the touching contacts, after the joints' and drives': the motors hold their axes
+        within their budgets (contact/motor_hold.py), and each contact's friction stays within its cone
+        with what it took in the step's loop (`carried`, ContactRows.impulses)."""
+        settings, twist = self.model.settings, self.state.twist.reshape(-1)
+        hold = self._motor_hold(self._work.velocity_accumulated, h)
+        contact_rows = ContactRows(self.model, self, touching, self.state.frames, pushed_out, hold)
+        contact_rows.warm_start(self._warm_velocity, twist, h / self._warm_h)
+        while True:
+            self._velocity_settle_wait = contact_rows.solve_velocities(twist, settings.max_corrections, settings.vmax,
+                                                                       self._velocity_settle_wait, carried)
+            if hold is None:
+                return contact_rows
+            answer = contact_rows.motor_answer()
+            overdrawn = hold.overdrawn(answer)
+            if not overdrawn.any():
+                hold.charge(answer)
+                return contact_rows
+            contact_rows.take_back(twist)
+            hold.release(overdrawn, answer, twist.reshape(-1, 6))
+            impulses = contact_rows.impulses()
+            contact_rows = ContactRows(self.model, self, touching, self.state.frames, pushed_out, hold)
+            contact_rows.warm_start(impulses, twist, 1.0)
 
     def _contacts_ahead(self, h: float, shortened: bool, lcp: bool):
         """Contacts within reach this step: (contact rows for the loop, contacts the LCP took, a shorter
@@ -629,10 +666,13 @@ class Simulation:
                 self._flight_valid = True
                 return None
             try:
-                apply_lcp_impulses(model, self, contacts, state.frames, state.twist, h,
-                                   np.zeros(len(contacts), dtype=bool), target, self._lcp_supports)
+                z = apply_lcp_impulses(model, self, contacts, state.frames, state.twist, h,
+                                       np.zeros(len(contacts), dtype=bool), target, self._lcp_supports,
+                                       self._motor_hold(self._work.accumulated, h))
             except LemkeFailure:  # with the joints' impulses in, Lemke ended on a ray
                 return Failure(LCP_GAVE_UP, -1, 0.0)
+            more = impulses_by_key(contacts, z, model.settings.friction_directions)
+            self._lcp_impulses = {key: self._lcp_impulses.get(key, 0.0) + more[key] for key in more}
             converged, joint, gap, _ = self._correct_positions(arrays, h, None)
             if not converged:
                 return Failure(self._kernels.GAP, joint, gap)
@@ -651,12 +691,14 @@ class Simulation:
         before = state.twist.copy()
         self._lcp_gap_now, self._lcp_overlapping = gap_now, overlapping(gap_now, model.settings.dmax)
         try:
-            apply_lcp_impulses(model, self, contacts, state.frames, state.twist, h, impacting,
-                               gap_targets(gap_now, self._lcp_overlapping, h), self._lcp_supports)
+            z = apply_lcp_impulses(model, self, contacts, state.frames, state.twist, h, impacting,
+                                   gap_targets(gap_now, self._lcp_overlapping, h), self._lcp_supports,
+                                   self._motor_hold(self._work.accumulated, h))
         except LemkeFailure:
             state.twist[:] = before
             self.stats["lcp_fallbacks"] += 1
             return None
+        self._lcp_impulses = impulses_by_key(contacts, z, model.settings.friction_directions)
         return contacts
 
     # --- queries ---------------------------------------------------------------------------

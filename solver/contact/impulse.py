@@ -26,6 +26,7 @@ IMPACT_ROUNDS = 64
 # a short sub-step's impulses (one that reaches a step's end) are mostly its gaps closed over its
 # length, which do not grow with the step as a load's do.
 WARM_GROWTH = 2.0
+NOTHING_CARRIED = np.zeros(3)  # the impulses of a contact the step's loop did not hold
 # Velocity passes (P-step 4) before the direct step for the contacts that press and stick is tried,
 # while it holds
 FIRST_PASSES = 4
@@ -45,13 +46,15 @@ def gap_targets(gap: np.ndarray, overlapping: np.ndarray, h: float) -> np.ndarra
 class ContactRows:
     """The rows of m contacts at one instant, solved alongside the joints."""
 
-    def __init__(self, model, rows, contacts: Contacts, frames: Frames, pushed_out: frozenset | set = frozenset()):
+    def __init__(self, model, rows, contacts: Contacts, frames: Frames, pushed_out: frozenset | set = frozenset(),
+                 hold=None):
         """pushed_out: keys of contacts the step's loop was pushing apart (their normal rate is held at
-        zero in the velocity correction even once they no longer overlap)."""
+        zero in the velocity correction even once they no longer overlap). hold: the motors that hold
+        their axes against these contacts (motor_hold.MotorHold), or None."""
         self.contacts = contacts
         # (m, 3, 3) rows n, t1, t2; (m, 2, 3) the contact point as a material point of a and of b
         point, self.directions, self.local = contacts.frames_at(frames)
-        self.rows = rows.rows_through_joints(contacts.body_a, contacts.body_b, point, self.directions)
+        self.rows = rows.rows_through_joints(contacts.body_a, contacts.body_b, point, self.directions, hold)
         m = len(contacts)
         from ..kernels import contact, contact_rows, held_contacts  # the kernels load with the first simulation
 
@@ -98,6 +101,14 @@ class ContactRows:
     def overlapping_keys(self) -> set:
         return {key for key, overlapping in zip(self.contacts.key, self.overlapping) if overlapping}
 
+    def motor_answer(self) -> np.ndarray:
+        """(q,) the held motors' impulses that answer this step's contact impulses."""
+        return np.einsum("mdq,md->q", self.rows.held_impulse, self.accumulated)
+
+    def take_back(self, twist: np.ndarray) -> None:
+        """Takes this step's impulses out of the (6 n,) twist again; they are kept for a warm start."""
+        self._rows_kernels.apply_impulses(self.rows, -self.accumulated, twist)
+
     def rates(self, twist: np.ndarray) -> np.ndarray:
         return self._rows_kernels.rates(self.rows, twist)
 
@@ -117,19 +128,22 @@ class ContactRows:
         return self._kernels.impacts(self.rows, self.block, self.contacts.friction,
                                      self.contacts.restitution, twist, impact_speed, IMPACT_ROUNDS, passes, tolerance)
 
-    def solve_velocities(self, twist: np.ndarray, limit: int, vmax: float, settle_wait: int) -> int:
+    def solve_velocities(self, twist: np.ndarray, limit: int, vmax: float, settle_wait: int, carried: dict) -> int:
         """P-step 4 for the contacts: passes until none changes a rate by vmax, at most `limit`
-        (kernels/contact.velocity_passes). After `settle_wait` passes that leave more to do, the
+        (kernels/contact.velocity_passes), each contact's friction within its cone together with the
+        impulses it took in the step's loop, `carried` ({key: (3,)}, ContactRows.impulses). After
+        `settle_wait` passes that leave more to do, the
         direct step for the contacts that press and stick (kernels/held_contacts.settle, each
         contact's rate the residual to close) is tried, and the passes go on from there: Gauss-Seidel
         passes a stack's load down level by level. Returns the passes the next call waits before its
         direct step: FIRST_PASSES after one that held; after one that failed, about as many passes as
         its work, carried across calls, so that failing tries never cost more than the passes."""
         friction = self.contacts.friction
+        earlier = np.array([carried.get(key, NOTHING_CARRIED) for key in self.contacts.key]).reshape(-1, 3)
         before = self.passes
         first = min(limit, settle_wait)
         self.passes = self._kernels.velocity_passes(self.rows, self.block, self.accumulated, friction,
-                                                    self.normal_floor, twist, self.passes, first, vmax)
+                                                    self.normal_floor, earlier, twist, self.passes, first, vmax)
         made = self.passes - before
         if made < first or made == limit:  # the passes settled the contacts, or none are left
             return max(settle_wait - made, 1)
@@ -138,7 +152,7 @@ class ContactRows:
         held, work = self._held.settle(self.rows, self.accumulated, friction, np.zeros(m), np.zeros((m, 2)),
                                        np.zeros((m, 3)), twist, 1.0, vmax)
         self.passes = self._kernels.velocity_passes(self.rows, self.block, self.accumulated, friction,
-                                                    self.normal_floor, twist, self.passes, limit - made, vmax)
+                                                    self.normal_floor, earlier, twist, self.passes, limit - made, vmax)
         return FIRST_PASSES if held else max(made, work // max(m, 1))
 
 

@@ -25,7 +25,7 @@ RIDGE = 1e-7
 
 
 def apply_lcp_impulses(model, rows, contacts: Contacts, frames: Frames, twist: np.ndarray, h: float,
-                       impacting: np.ndarray, gap_target: np.ndarray, supports: dict) -> np.ndarray:
+                       impacting: np.ndarray, gap_target: np.ndarray, supports: dict, hold=None) -> np.ndarray:
     """Solves the step's complementarity problem and applies the impulses to the (n, 6) twist in
     place; returns z.
 
@@ -37,29 +37,52 @@ def apply_lcp_impulses(model, rows, contacts: Contacts, frames: Frames, twist: n
     contacts restitution asks instead for a separating normal rate of e times the approach.
     gap_target (m,): the least look-ahead gap each contact is held to (impulse.gap_targets).
     supports: {contact key: (2 + k,) bool, which of its c_n, beta and lambda were positive} of the
-    last solve, each solve's guess at its own (lemke's `guess`); replaced by this step's."""
+    last solve, each solve's guess at its own (lemke's `guess`); replaced by this step's.
+    hold: the motors that hold their axes against the contacts (motor_hold.MotorHold), or None; a
+    motor whose answer overdraws its budget is released and the problem solved again; the motors'
+    answers are charged to their budgets (MotorHold.charge)."""
+    start = twist.copy()
+    while True:
+        z, answer = _fixed_point(model, rows, contacts, frames, twist, h, impacting, gap_target, supports, hold)
+        if hold is None:
+            return z
+        overdrawn = hold.overdrawn(answer)
+        if not overdrawn.any():
+            hold.charge(answer)
+            return z
+        twist[:] = start
+        hold.release(overdrawn, answer, twist)
+        start = twist.copy()
+
+
+def _fixed_point(model, rows, contacts: Contacts, frames: Frames, twist: np.ndarray, h: float, impacting: np.ndarray,
+                 gap_target: np.ndarray, supports: dict, hold) -> tuple:
+    """apply_lcp_impulses's sequence of LCPs; returns z and the held motors' answer (q,) to the
+    impulses applied."""
     start = twist.copy()
     previous = None
     current = contacts
+    answer = np.zeros(0)
     for _ in range(FIXED_POINT_ITERATIONS):
         now = twist.copy()
         twist[:] = start
         contact_rows, impulses, z = _solve(model, rows, current, frames, start, now, h, impacting, gap_target,
-                                           supports)
+                                           supports, hold)
         _kernels().apply_impulses(contact_rows, impulses, twist.reshape(-1))
+        answer = np.einsum("mdq,md->q", contact_rows.held_impulse, impulses)
         ahead = fly(model, rows.arrays, frames, twist, h, rows.time)
         settled = previous is not None and np.abs(z - previous).max(initial=0.0) <= 1e-9 * (
             1.0 + np.abs(z).max(initial=0.0))
         if settled or ((current.separation(ahead) - gap_target).min(initial=0.0) >= -0.5 * model.settings.dmax
                        and current.refit(frames, ahead) is current):
-            return z
+            return z, answer
         previous = z
         current = current.refit(frames, ahead)
-    return previous if previous is not None else np.zeros(0)
+    return (previous if previous is not None else np.zeros(0)), answer
 
 
 def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, now: np.ndarray, h: float,
-           impacting: np.ndarray, gap_target: np.ndarray, supports: dict):
+           impacting: np.ndarray, gap_target: np.ndarray, supports: dict, hold):
     """The LCP linearised at the twist `now` (impulses applied so far), for impulses from `start`."""
     m, k = len(contacts), model.settings.friction_directions
     point, basis, local = contacts.frames_at(frames)
@@ -67,7 +90,7 @@ def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, n
     angles = 2 * np.pi * np.arange(k) / k
     edges = np.cos(angles)[None, :, None] * tangent[:, None] + np.sin(angles)[None, :, None] * binormal[:, None]
     directions = np.concatenate((normal[:, None], edges), axis=1)  # (m, 1 + k, 3)
-    contact_rows = rows.rows_through_joints(contacts.body_a, contacts.body_b, point, directions)
+    contact_rows = rows.rows_through_joints(contacts.body_a, contacts.body_b, point, directions, hold)
     kernels = _kernels()
     matrix = kernels.matrix(contact_rows)
     normal_rows = np.arange(m) * (1 + k)
@@ -109,6 +132,16 @@ def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, n
     impulses[:, 0] = z[n_]
     impulses[:, 1:] = z[b_].reshape(m, k)
     return contact_rows, impulses, z
+
+
+def impulses_by_key(contacts: Contacts, z: np.ndarray, k: int) -> dict:
+    """{key: (3,) normal, tangent, binormal impulse} of each contact from the LCP's z (_solve's order),
+    its cone edges summed along the tangent and binormal of its frame (Contacts.frames_at)."""
+    m = len(contacts)
+    angles = 2 * np.pi * np.arange(k) / k
+    beta = z[m:m + m * k].reshape(m, k)
+    impulses = np.column_stack((z[:m], beta @ np.cos(angles), beta @ np.sin(angles)))
+    return dict(zip(contacts.key, impulses))
 
 
 def _kernels():

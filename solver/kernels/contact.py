@@ -84,10 +84,12 @@ def _part(pulled, eigenvalue, shift, free):
 
 
 @kernel
-def _project(contact_rows, block, accumulated, friction, c, residual, normal_floor, twist):
+def _project(contact_rows, block, accumulated, friction, c, residual, normal_floor, carried, twist):
     """Impulse change for contact c: the normal part only pushes (I_nsum >= normal_floor, 0 but for
     overlapping contacts in the velocity correction), the tangential part cancels the slip but stays
-    within mu I_nsum (Schmitt's beta clamp). Returns its size as the largest row change it makes."""
+    within mu I_nsum (Schmitt's beta clamp). Coulomb's law bounds the step's whole impulse, so the
+    cone holds `carried` (3,), what the contact took earlier in the step, plus I_sum. Returns the
+    change's size as the largest row change it makes."""
     k = block[c]
     if not k[0, 0] > FREE_DIRECTION * (k[0, 0] + k[1, 1] + k[2, 2]):
         return 0.0  # the joints lock the contact's normal: no impulse there can move it
@@ -97,8 +99,11 @@ def _project(contact_rows, block, accumulated, friction, c, residual, normal_flo
     slip = np.empty(2)
     slip[0] = residual[1] + k[1, 0] * change[0]
     slip[1] = residual[2] + k[2, 0] * change[0]
-    tangential = np.empty(2)
-    coulomb(accumulated[c, 1:], slip, k[1:, 1:], friction[c] * max(total_n, 0.0), tangential)
+    tangential, current = np.empty(2), np.empty(2)
+    current[0], current[1] = carried[1] + accumulated[c, 1], carried[2] + accumulated[c, 2]
+    coulomb(current, slip, k[1:, 1:], friction[c] * max(carried[0] + total_n, 0.0), tangential)
+    tangential[0] -= carried[1]
+    tangential[1] -= carried[2]
     change[1] = tangential[0] - accumulated[c, 1]
     change[2] = tangential[1] - accumulated[c, 2]
     accumulated[c, 0] = total_n
@@ -131,19 +136,22 @@ def position_pass(contact_rows, block, accumulated, friction, gap_h, slip_h, rat
     m = block.shape[0]
     rates = np.empty(3)
     residual = np.empty(3)
+    nothing_carried = np.zeros(3)
     largest = 0.0
     for k in range(m):
         c = m - 1 - k if backwards else k
         look_ahead_residual(contact_rows, gap_h, slip_h, rates_at_look, twist, h, c, rates, residual)
-        largest = max(largest, _project(contact_rows, block, accumulated, friction, c, residual, 0.0, twist) * h)
+        largest = max(largest, _project(contact_rows, block, accumulated, friction, c, residual, 0.0, nothing_carried,
+                                        twist) * h)
     return largest
 
 
 @kernel
-def velocity_pass(contact_rows, block, accumulated, friction, normal_floor, twist, backwards):
+def velocity_pass(contact_rows, block, accumulated, friction, normal_floor, carried, twist, backwards):
     """One pass of P-step 4 for the contacts: no approaching normal rate, and the slip braked within mu
-    times this pass's normal impulse. Friction belongs here too: the support of a resting body is
-    shared between the loop (half a step of gravity) and this correction (the other half). An
+    times the step's normal impulse, the loop's `carried` (m, 3) with this correction's. Friction
+    belongs here too: the support of a resting body is shared between the loop (half a step of
+    gravity) and this correction (the other half), while a motor drives or brakes its wheel here. An
     overlapping contact (normal_floor (m,) -inf) may also pull: its normal rate is brought to zero,
     so being pushed out leaves no speed."""
     m = block.shape[0]
@@ -154,18 +162,19 @@ def velocity_pass(contact_rows, block, accumulated, friction, normal_floor, twis
         row_rates(contact_rows, c, twist, residual)
         if residual[0] > 0 and accumulated[c, 0] == 0 and normal_floor[c] == 0.0:
             continue  # separating and not pressed: nothing to do
-        change = _project(contact_rows, block, accumulated, friction, c, residual, normal_floor[c], twist)
+        change = _project(contact_rows, block, accumulated, friction, c, residual, normal_floor[c], carried[c], twist)
         largest = max(largest, change)
     return largest
 
 
 @entry_kernel
-def velocity_passes(contact_rows, block, accumulated, friction, normal_floor, twist, passes, limit, vmax):
+def velocity_passes(contact_rows, block, accumulated, friction, normal_floor, carried, twist, passes, limit, vmax):
     """velocity_pass until a pass changes no rate by vmax or more, at most `limit` passes, each the
     other way round from the one before (`passes` made so far). Returns the passes made in all."""
     for _ in range(limit):
         passes += 1
-        if velocity_pass(contact_rows, block, accumulated, friction, normal_floor, twist, passes % 2 == 0) < vmax:
+        if velocity_pass(contact_rows, block, accumulated, friction, normal_floor, carried, twist,
+                         passes % 2 == 0) < vmax:
             break
     return passes
 
@@ -183,6 +192,7 @@ def impacts(contact_rows, block, friction, restitution, twist, impact_speed, rou
     m = block.shape[0]
     active = np.zeros(m, dtype=np.bool_)
     accumulated = np.zeros((m, 3))
+    nothing_carried = np.zeros(3)
     rates = np.empty(3)
     reflex = np.zeros(3)
     for made in range(rounds):
@@ -202,7 +212,8 @@ def impacts(contact_rows, block, friction, restitution, twist, impact_speed, rou
                 c = m - 1 - k if p % 2 == 1 else k
                 if active[c]:
                     row_rates(contact_rows, c, twist, rates)
-                    largest = max(largest, _project(contact_rows, block, accumulated, friction, c, rates, 0.0, twist))
+                    largest = max(largest, _project(contact_rows, block, accumulated, friction, c, rates, 0.0,
+                                                    nothing_carried, twist))
             if largest < tolerance:
                 break
         for c in range(m):

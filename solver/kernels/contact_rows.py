@@ -4,6 +4,7 @@ of its two bodies, and their impulse responses through the joints over the bodie
 rows.through_joints). The arrays are arrays.ContactRowArrays; twists are (6 n,), linear | angular."""
 import numpy as np
 
+from .held_motors import remove_held_part
 from .jit import entry_kernel, kernel
 from .rows import response_of, through_joints
 from .vector import body_point, cross, dot, rotate, unrotate
@@ -11,14 +12,19 @@ from .vector import body_point, cross, dot, rotate, unrotate
 
 @entry_kernel
 def jacobian_and_response(model, rows, position, body_island, island_start, island_body, island_jointed, body_a,
-                          body_b, point, directions):
+                          body_b, point, directions, hold, held_inverse):
     """For m contacts of bodies a and b (m,) at world points (m, 3) with (m, d, 3) unit directions: the
     arrays of ContactRowArrays after `body`. A row's rate is A.(v_b + w_b x r_b - v_a - w_a x r_a); an
     impulse lambda of row k of contact c changes the twist of each body its response lists by lambda
-    times that entry's row k, through the joints. Only the islands of a and b (arrays.joint_islands)
-    answer, so each contact's response lists those bodies alone."""
+    times that entry's row k, through the joints and with the motor axes `hold` (q,) marks held
+    (kernels/held_motors.py, `held_inverse` their C_HH^-1). Only the islands of a and b
+    (arrays.joint_islands) answer, so each contact's response lists those bodies alone."""
     m, d = directions.shape[0], directions.shape[1]
-    n = position.shape[0]
+    n, q = position.shape[0], hold.shape[0]
+    holding = False
+    for a in range(q):
+        holding = holding or hold[a]
+    held_impulse = np.zeros((m, d, q))
     jacobian = np.zeros((m, d, 2, 6))
     start = np.zeros(m + 1, dtype=np.int64)
     for c in range(m):
@@ -61,6 +67,8 @@ def jacobian_and_response(model, rows, position, body_island, island_start, isla
                     plain[body, i] += through[body, i]
             if joined:
                 through_joints(model, rows, plain, through)
+                if holding:
+                    remove_held_part(model, rows, hold, held_inverse, through, held_impulse[c, k])
             else:
                 for i in range(6):
                     through[body_a[c], i] = plain[body_a[c], i]
@@ -71,7 +79,7 @@ def jacobian_and_response(model, rows, position, body_island, island_start, isla
             for i in range(6):
                 plain[body_a[c], i] = 0.0
                 plain[body_b[c], i] = 0.0
-    return jacobian, start, response_body, response
+    return jacobian, start, response_body, response, held_impulse
 
 
 @kernel
