@@ -92,10 +92,12 @@ def servo_rate(model, rows, k, twist, axis_coordinate, t, h):
 def stop_bound(model, rows, k, twist, axis_coordinate, stop, t, h):
     """The fastest rate toward a point `stop` ahead from which servo k stops there, its neighbours'
     motors moving as they will. Those motors' impulses leave w = v_a - sum_c G_ac v_c unchanged
-    (rows.servo_coupling), and the servo brakes w at alpha; so a neighbouring servo that reaches where
-    its own target stops before then (|left_c| <= |v_c| |v_a| / alpha) hands its rate to the servo
-    and carries it G_ac left_c further: w^2 / (2 alpha) + h w = |stop - sum_c G_ac left_c|. One that
-    moves on at its rate moves the servo's axis with it, which braking on v_a alone allows for."""
+    (rows.servo_coupling), and the servo brakes w at alpha; so a neighbouring servo that travels to
+    where its own target stops (more than this step's move away) and gets there before then
+    (|left_c| <= |v_c| |v_a| / alpha) hands its rate to the servo and carries it G_ac left_c further:
+    w^2 / (2 alpha) + h w = |stop - sum_c G_ac left_c|. One that moves on at its rate moves the
+    servo's axis with it, which braking on v_a alone allows for; one settling within the step (a
+    holding servo's drift) hands nothing worth braking for."""
     speed = stopping_speed(model, rows, k, stop, h)
     alpha = braking_rate(model, rows, k, stop)
     if not (alpha > 0.0 and alpha < np.inf):
@@ -115,7 +117,7 @@ def stop_bound(model, rows, k, twist, axis_coordinate, stop, t, h):
         velocity = joint_rows.axis_rate(model, rows, c, twist)
         left = (next_stop(model, model.drive_schedule[other, TARGET], t) + model.drive_offset[other]
                 - axis_coordinate[c])
-        if velocity * left > 0.0 and abs(left) <= abs(velocity) * horizon:
+        if velocity * left > 0.0 and h * abs(velocity) < abs(left) <= abs(velocity) * horizon:
             carried += coupling * left
             handed += coupling * velocity
     if carried == 0.0 and handed == 0.0:
