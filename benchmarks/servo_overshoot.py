@@ -3,7 +3,8 @@ mechanisms.upright_servo_arm, its shoulder servo turning it 0 -> 110° while the
 forearm at 0. Each case at several steps: the overshoot, the time the shoulder comes within 0.5° of its
 target beside the time-optimal reference (the arm moving as one body, the elbow held), and how far from
 its target it rests at the end. Then a 3-joint arm (a yaw base under the same arm) keyed through poses
-that move the shoulder and the elbow together: how far each servo passes a pose it holds. Then the order
+that move the shoulder and the elbow together: how far each servo passes a pose it holds. Then the step
+beside an elbow servo too weak to hold the forearm (1 N m), which drags the shoulder past. Then the order
 of a torque at its limit: a free disc spun up by a velocity motor it never lets reach its target, against
 (T / I) t^2 / 2, and a hanging rod swung by one too weak to turn it over, against RK4.
     python benchmarks/servo_overshoot.py
