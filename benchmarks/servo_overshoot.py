@@ -3,7 +3,8 @@ mechanisms.upright_servo_arm, its shoulder servo turning it 0 -> 110° while the
 forearm at 0. Each case at several steps: the overshoot, the time the shoulder comes within 0.5° of its
 target beside the time-optimal reference (the arm moving as one body, the elbow held), and how far from
 its target it rests at the end. Then a 3-joint arm (a yaw base under the same arm) keyed through poses
-that move the shoulder and the elbow together: how far each servo passes a pose it holds. Then the order
+that move the shoulder and the elbow together: how far each servo passes a pose it holds. Then the step
+beside an elbow servo too weak to hold the forearm (1 N m), which drags the shoulder past. Then the order
 of a torque at its limit: a free disc spun up by a velocity motor it never lets reach its target, against
 (T / I) t^2 / 2, and a hanging rod swung by one too weak to turn it over, against RK4.
     python benchmarks/servo_overshoot.py
@@ -13,7 +14,7 @@ import math
 from common import table
 
 import mechanisms
-from measure import arm_under_torque, held_arm, servo_course, upright_arm_arrival
+from measure import arm_under_torque, held_arm, passed_holds, servo_course, upright_arm_arrival
 from mechbake.solver import Model, Simulation
 
 TARGET = math.radians(110.0)
@@ -56,51 +57,35 @@ def main() -> None:
           ["case", "h", "overshoot", "within 0.5°", "reference", "|error| at the end"], rows)
 
     poses()
+    weak_neighbour()
     order()
 
 
-POSES = {"yaw": [[0, 0], [0.5, 0], [0.75, 1.5], [2.0, 1.5], [2.25, -0.5]],
-         "shoulder": [[0, 0], [0.25, 1.2], [1.5, 1.2], [1.75, 0.4]],
-         "elbow": [[0, 0], [0.25, 0.8], [1.5, 0.8], [1.75, 1.6]]}
-
-
-def three_joint_arm(shoulder_torque: float, h: float) -> Simulation:
-    """The upright arm on a 2 kg yaw base (10 N m), shoulder `shoulder_torque`, elbow 10 N m, under gravity,
-    each keyed through POSES."""
-    data = mechanisms.upright_servo_arm(POSES["shoulder"], shoulder_torque, 9.81, h)
-    data["joints"][1]["motor"]["target"] = POSES["elbow"]
-    data["bodies"].append({"name": "base", "mass": 2.0, "inertia": [0.01, 0.01, 0.02], "position": [0, 0, -0.05]})
-    data["joints"][0]["body_a"] = "base"
-    data["joints"].append({"name": "yaw", "type": "hinge", "body_a": "world", "body_b": "base", "anchor": [0, 0, 0],
-                           "axis": [0, 0, 1],
-                           "motor": {"mode": "position", "target": POSES["yaw"], "max_torque": 10.0}})
-    return Simulation(Model.from_dict(data))
-
-
-def passed_holds(sim: Simulation, duration: float = 4.0) -> dict:
-    """How far each servo passes the poses it holds (beyond the key, the way it came), worst over the run."""
-    worst = dict.fromkeys(POSES, 0.0)
-    while sim.time < duration - 1e-9:
-        sim.step()
-        for joint, keys in POSES.items():
-            held = [k for k in range(1, len(keys)) if keys[k][0] <= sim.time
-                    and (k + 1 == len(keys) or keys[k + 1][1] == keys[k][1]) and keys[k][1] != keys[k - 1][1]]
-            if held:
-                k = held[-1]
-                way = math.copysign(1.0, keys[k][1] - keys[k - 1][1])
-                if k + 1 == len(keys) or sim.time < keys[k + 1][0]:
-                    worst[joint] = max(worst[joint], way * (sim.joint_position(joint) - keys[k][1]))
-    return worst
+KEYED_STEPS = (0.01, 0.005, 0.0025, 1 / 960)
 
 
 def poses() -> None:
     rows = []
     for torque in (40.0, 25.0):
-        for h in STEPS:
-            worst = passed_holds(three_joint_arm(torque, h))
-            rows.append([f"{torque:g} N m", f"1/{round(1 / h)}"] + [f"{math.degrees(worst[j]):.3f}°" for j in POSES])
+        for h in KEYED_STEPS:
+            sim = Simulation(Model.from_dict(mechanisms.keyed_arm(torque, h)))
+            worst = passed_holds(sim, mechanisms.KEYED_ARM_POSES, 4.0)
+            rows.append([f"{torque:g} N m", f"{h:.4g}"] + [f"{math.degrees(worst[j]):.3f}°" for j in worst])
     table("3-joint arm under gravity keyed through poses (shoulder and elbow move together): worst pass of a held pose",
           ["shoulder", "h", "yaw", "shoulder", "elbow"], rows)
+
+
+def weak_neighbour() -> None:
+    """The step case beside an elbow servo of 1 N m, which cannot hold the forearm while the shoulder
+    turns at its limit (that takes about 2 N m): the forearm whips and drags the shoulder."""
+    rows = []
+    for h in (0.01, 0.005, 0.0025):
+        data = mechanisms.upright_servo_arm(TARGET, 15.0, 0.0, h)
+        data["joints"][1]["motor"]["max_torque"] = 1.0
+        _, overshoot, rest = servo_course(Simulation(Model.from_dict(data)), "shoulder", TARGET, WITHIN, DURATION)
+        rows.append([f"{h}", f"{math.degrees(overshoot):.3f}°", f"{math.degrees(rest):.1e}°"])
+    table("Step, 15 N m, zero gravity, beside an elbow servo of 1 N m",
+          ["h", "shoulder overshoot", "|error| at the end"], rows)
 
 
 def velocity_motor(body: dict, axis, gravity: float, h: float) -> Simulation:

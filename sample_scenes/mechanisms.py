@@ -308,6 +308,25 @@ def upright_servo_arm(target, max_torque: float = 15.0, gravity: float = 0.0, h:
     }
 
 
+
+# the poses keyed_arm's servos are keyed through, [[t, rad], ...]: the shoulder and the elbow move together
+KEYED_ARM_POSES = {"yaw": [[0, 0], [0.5, 0], [0.75, 1.5], [2.0, 1.5], [2.25, -0.5]],
+                   "shoulder": [[0, 0], [0.25, 1.2], [1.5, 1.2], [1.75, 0.4]],
+                   "elbow": [[0, 0], [0.25, 0.8], [1.5, 0.8], [1.75, 1.6]]}
+
+
+def keyed_arm(shoulder_torque: float, h: float) -> dict:
+    """A 3-joint arm: upright_servo_arm on a 2 kg yaw base (10 N m), shoulder `shoulder_torque`, elbow
+    10 N m, under gravity, each servo keyed through KEYED_ARM_POSES."""
+    data = upright_servo_arm(KEYED_ARM_POSES["shoulder"], shoulder_torque, 9.81, h)
+    data["joints"][1]["motor"]["target"] = KEYED_ARM_POSES["elbow"]
+    data["bodies"].append({"name": "base", "mass": 2.0, "inertia": [0.01, 0.01, 0.02], "position": [0, 0, -0.05]})
+    data["joints"][0]["body_a"] = "base"
+    data["joints"].append({"name": "yaw", "type": "hinge", "body_a": "world", "body_b": "base", "anchor": [0, 0, 0],
+                           "axis": [0, 0, 1],
+                           "motor": {"mode": "position", "target": KEYED_ARM_POSES["yaw"], "max_torque": 10.0}})
+    return data
+
 SEVEN_LINK_TORQUE = 200.0
 # (amplitude rad, frequency Hz) of each servo's sine, base to wrist
 SEVEN_LINK_SINES = ((0.8, 0.25), (0.6, 0.3), (0.8, 0.35), (0.6, 0.4), (0.8, 0.45), (0.6, 0.5), (0.8, 0.55))

@@ -119,6 +119,7 @@ RowArrays = namedtuple("RowArrays", [
     "servo_stiffness",  # (q,) the same with the other motors' axes held (rows.hold_other_motors)
     "servo_load",  # (q,) the axis's acceleration under gravity, through the joints, the other motors' axes held
     "servo_load_rate",  # (q,) its change per unit of the axis's coordinate, the part it moves turning rigidly
+    "servo_coupling",  # (q, q) [a, c]: the share of held axis c's rate servo axis a moves with (rows._keep_coupling)
     "drives_ready",  # (1,) bool: drive_response is up to date
     # workspace (the kernels that borrow these create no arrays: kernels/jit.py)
     "row_linear", "row_angular",  # (R, 3) each row's directions (joints.all_rows)
@@ -200,7 +201,7 @@ def row_arrays(model) -> RowArrays:
                      np.zeros(rows + 1, dtype=np.int64), np.zeros(a.ldl_start[-1], dtype=np.int64),
                      np.zeros(a.ldl_start[-1], dtype=np.int64), np.full(1, -1, dtype=np.int64),
                      np.zeros((m, 6, 6)), np.zeros((q, 2, 6)), np.zeros((q, 2, 6)),
-                     np.zeros((q, n, 6)), np.zeros(q), np.zeros(q), np.zeros(q), np.zeros(q),
+                     np.zeros((q, n, 6)), np.zeros(q), np.zeros(q), np.zeros(q), np.zeros(q), np.zeros((q, q)),
                      np.zeros(1, dtype=np.bool_),
                      np.zeros((rows, 3)), np.zeros((rows, 3)), np.zeros((m, 2, 3)), np.zeros((q, 3)), np.zeros((q, 3)),
                      np.zeros((q, 2, 3)), np.zeros((n, 6)), np.zeros(kept), np.zeros(q), np.zeros(q, dtype=np.bool_),

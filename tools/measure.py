@@ -111,6 +111,23 @@ def servo_course(sim, joint: str, target: float, within: float, duration: float)
     return arrival, overshoot, abs(sim.joint_position(joint) - target)
 
 
+def passed_holds(sim, poses: dict, duration: float) -> dict:
+    """Steps a run of servos keyed through poses ({joint: [[t, value], ...]}) for `duration` s: how far each
+    passes the poses it holds (beyond the key, the way it came), worst over the run."""
+    worst = dict.fromkeys(poses, 0.0)
+    while sim.time < duration - 1e-9:
+        sim.step()
+        for joint, keys in poses.items():
+            held = [k for k in range(1, len(keys)) if keys[k][0] <= sim.time
+                    and (k + 1 == len(keys) or keys[k + 1][1] == keys[k][1]) and keys[k][1] != keys[k - 1][1]]
+            if held:
+                k = held[-1]
+                way = math.copysign(1.0, keys[k][1] - keys[k - 1][1])
+                if k + 1 == len(keys) or sim.time < keys[k + 1][0]:
+                    worst[joint] = max(worst[joint], way * (sim.joint_position(joint) - keys[k][1]))
+    return worst
+
+
 def arm_under_torque(inertia: float, gravity_torque: float, torque: float, brake: float, start: float,
                      duration: float, dt: float = 1e-4, rate: float = 0.0) -> list[float]:
     """θ every dt of an arm from `start` (turning at `rate`, from rest by default) under a constant torque:

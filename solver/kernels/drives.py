@@ -63,17 +63,18 @@ def apply_explicit_forces(model, rows, twist, axis_coordinate, t, dt):
 
 
 @borrowing_kernel
-def servo_rate(model, rows, k, coordinate, t, h):
+def servo_rate(model, rows, k, twist, axis_coordinate, t, h):
     """The rate a position servo asks of its joint over the step from t: the target's own rate, plus
     the speed toward the target from which the servo can still stop the joint there after this
     step's move (stopping_speed), and never faster toward where the target next stops (a keyed
-    ramp's end) than it can stop there: a target that stops sooner than the servo can brake does not
-    carry it past. Far from the target the servo cannot reach that speed and accelerates at its
-    limit; then it brakes on the time-optimal curve v = sqrt(2 alpha |e|) (continuous time), and as
-    the error e shrinks v tends to e / h, which closes it within the step. With unlimited torque it
-    follows its target exactly."""
+    ramp's end) than it can stop there (stop_bound): a target that stops sooner than the servo can
+    brake does not carry it past. Far from the target the servo cannot reach that speed and
+    accelerates at its limit; then it brakes on the time-optimal curve v = sqrt(2 alpha |e|)
+    (continuous time), and as the error e shrinks v tends to e / h, which closes it within the step.
+    With unlimited torque it follows its target exactly."""
     schedule = model.drive_schedule[k, TARGET]
     offset = model.drive_offset[k]
+    coordinate = axis_coordinate[model.drive_axis[k]]
     target_rate = rate(model, schedule, t)
     if not model.drive_max_effort[k] > 0.0:  # no torque: it asks nothing it could give
         return target_rate
@@ -81,41 +82,95 @@ def servo_rate(model, rows, k, coordinate, t, h):
     asked = target_rate + stopping_speed(model, rows, k, error, h)
     stop = next_stop(model, schedule, t) + offset - coordinate
     if asked * stop > 0.0:
-        bound = stopping_speed(model, rows, k, stop, h)
-        if abs(asked) > abs(bound):
+        bound = stop_bound(model, rows, k, twist, axis_coordinate, stop, t, h)
+        if (asked - bound) * stop > 0.0:
             asked = bound
     return asked
 
 
 @borrowing_kernel
+def stop_bound(model, rows, k, twist, axis_coordinate, stop, t, h):
+    """The fastest rate toward a point `stop` ahead from which servo k stops there, its neighbours'
+    motors moving as they will. Those motors' impulses leave w = v_a - sum_c G_ac v_c unchanged
+    (rows.servo_coupling), and the servo brakes w at alpha; so a neighbouring servo that travels to
+    where its own target stops (more than this step's move away) and gets there before then
+    (|left_c| <= |v_c| |v_a| / alpha) hands its rate to the servo and carries it G_ac left_c further:
+    w^2 / (2 alpha) + h w = |stop - sum_c G_ac left_c|. One that moves on at its rate moves the
+    servo's axis with it, which braking on v_a alone allows for; one settling within the step (a
+    holding servo's drift) hands nothing worth braking for."""
+    speed = stopping_speed(model, rows, k, stop, h)
+    alpha = braking_rate(model, rows, k, stop)
+    if not (alpha > 0.0 and alpha < np.inf):
+        return speed
+    a = model.drive_axis[k]
+    own = joint_rows.axis_rate(model, rows, a, twist)
+    horizon = abs(own) / alpha
+    carried = 0.0
+    handed = 0.0
+    for other in range(model.drive_kind.shape[0]):
+        if other == k or model.drive_kind[other] != MOTOR_POSITION:
+            continue
+        c = model.drive_axis[other]
+        coupling = rows.servo_coupling[a, c]
+        if coupling == 0.0:
+            continue
+        velocity = joint_rows.axis_rate(model, rows, c, twist)
+        left = (next_stop(model, model.drive_schedule[other, TARGET], t) + model.drive_offset[other]
+                - axis_coordinate[c])
+        if velocity * left > 0.0 and h * abs(velocity) < abs(left) <= abs(velocity) * horizon:
+            carried += coupling * left
+            handed += coupling * velocity
+    if carried == 0.0 and handed == 0.0:
+        return speed
+    return speed_to_stop(stop - carried, alpha, h) + handed
+
+
+@borrowing_kernel
 def stopping_speed(model, rows, k, distance, h):
     """The speed v toward a point `distance` ahead from which servo k stops there after this step's
-    move: v^2 / (2 alpha) + h v = |distance|, alpha its deceleration. alpha is its torque over the
-    inertia it moves with the other motors holding (rows.servo_stiffness), less gravity's mean pull
-    toward the point over the way there: the load's work along it as what the servo moves turns
-    rigidly, load sin(d) + load_rate (1 - cos(d)) for an angle d (load d for a length), over |d|, so
-    the energy the torque takes out, less gravity's, is the kinetic energy at v. A load it cannot
-    beat leaves it nothing to brake with, and it asks to stand still. An axis the other motors hold
-    entirely takes its inertia through the joints alone."""
+    move: v^2 / (2 alpha) + h v = |distance|, alpha its deceleration (braking_rate). A load it cannot
+    beat leaves it nothing to brake with, and it asks to stand still."""
     if distance == 0.0:
         return 0.0
+    alpha = braking_rate(model, rows, k, distance)
+    if alpha == np.inf:
+        return distance / h
+    if not alpha > 0.0:
+        return 0.0
+    return speed_to_stop(distance, alpha, h)
+
+
+@borrowing_kernel
+def speed_to_stop(distance, alpha, h):
+    """The positive root of v^2 + 2 alpha h v - 2 alpha |d| = 0, toward d, written to stay exact as alpha grows."""
+    if distance == 0.0:
+        return 0.0
+    return np.sign(distance) * 2.0 * abs(distance) / (h + np.sqrt(h * h + 2.0 * abs(distance) / alpha))
+
+
+@borrowing_kernel
+def braking_rate(model, rows, k, distance):
+    """Servo k's deceleration toward a point `distance` ahead (inf without a torque limit): its torque
+    over the inertia it moves with the other motors holding (rows.servo_stiffness), less gravity's mean
+    pull toward the point over the way there: the load's work along it as what the servo moves turns
+    rigidly, load sin(d) + load_rate (1 - cos(d)) for an angle d (load d for a length), over |d|, so
+    the energy the torque takes out, less gravity's, is the kinetic energy at its speed. An axis the
+    other motors hold entirely takes its inertia through the joints alone."""
     effort = model.drive_max_effort[k]
     if effort == np.inf:
-        return distance / h
+        return np.inf
     a = model.drive_axis[k]
     stiffness = rows.servo_stiffness[a]
     if not stiffness > LOCKED * rows.drive_stiffness[a]:
         stiffness = rows.drive_stiffness[a]
+    if distance == 0.0:
+        return effort * stiffness
     load, load_rate = rows.servo_load[a], rows.servo_load_rate[a]
     if model.axis_is_angle[a]:
         work = load * np.sin(distance) + load_rate * (1.0 - np.cos(distance))
     else:
         work = load * distance
-    alpha = effort * stiffness - max(0.0, work / abs(distance))
-    if not alpha > 0.0:
-        return 0.0
-    # the positive root of v^2 + 2 alpha h v - 2 alpha |d| = 0, written to stay exact as alpha grows
-    return np.sign(distance) * 2.0 * abs(distance) / (h + np.sqrt(h * h + 2.0 * abs(distance) / alpha))
+    return effort * stiffness - max(0.0, work / abs(distance))
 
 
 @borrowing_entry_kernel
@@ -176,7 +231,7 @@ def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at
             else:
                 upper = 0.0
         elif kind == MOTOR_POSITION:  # the look-ahead where the servo's rate over the step takes it
-            goal = axis_coordinate[a] + h * servo_rate(model, rows, k, axis_coordinate[a], t, h)
+            goal = axis_coordinate[a] + h * servo_rate(model, rows, k, twist, axis_coordinate, t, h)
             asked = -(predicted - goal) / h
             lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
         elif kind == MOTOR_VELOCITY:
@@ -231,7 +286,7 @@ def drive_velocities(model, rows, twist, axis_coordinate, accumulated, t, h, dma
             if kind == MOTOR_VELOCITY:
                 goal = drive_value(model, k, TARGET, t)
             else:
-                goal = servo_rate(model, rows, k, axis_coordinate[a], t, h)
+                goal = servo_rate(model, rows, k, twist, axis_coordinate, t, h)
             asked = -(velocity - goal)
             lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
         _take_part(rows, count, k, asked, lower, upper)

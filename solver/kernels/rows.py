@@ -433,12 +433,14 @@ def hold_other_motors(model, rows):
             if not held[a]:  # a held axis's is computed above
                 rows.axis_gravity[a] = _gravity_acceleration(model, rows, a)
             rows.servo_stiffness[a], rows.servo_load[a], rows.servo_load_rate[a] = rows.drive_stiffness[a], 0.0, 0.0
+            rows.servo_coupling[a, :] = 0.0
             if rows.drive_stiffness[a] > LOCKED:
                 if inverted:
                     _take_held_row(model, rows, a)
                 else:
                     _eliminate_held(model, rows, a)
                 _load_rate(model, rows, a)
+                _keep_coupling(model, rows, a)
 
 
 @borrowing_kernel
@@ -483,6 +485,18 @@ def _take_held_row(model, rows, a):
         table[a, c] /= scale
     rows.servo_stiffness[a] = max(table[a, a], 0.0)
     rows.servo_load[a] = table[a, q]
+
+
+@borrowing_kernel
+def _keep_coupling(model, rows, a):
+    """rows.servo_coupling[a]: servo a's row of the elimination (E'_aa = 1) read as rates. The held axes'
+    own impulses leave w = v_a - sum_c G_ac v_c unchanged (E' is 0 at every held axis), so when the
+    held axes' motors move them by dv_c, axis a moves by G_ac dv_c: G_ac = -E'_ac."""
+    q = model.axis_joint.shape[0]
+    table = rows.servo_elimination
+    for c in range(q):
+        if c != a and rows.axis_held[c]:
+            rows.servo_coupling[a, c] = -table[a, q + 1 + c]
 
 
 @borrowing_kernel

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import mechanisms
-from measure import arm_under_torque, held_arm, servo_course, upright_arm_arrival
+from measure import arm_under_torque, held_arm, passed_holds, servo_course, upright_arm_arrival
 from mechbake.solver.drives import run_ends
 from scenes import scene, simulate
 
@@ -44,6 +44,17 @@ def test_a_servo_arrives_when_its_torque_allows_without_overshoot(target, torque
     assert 0.0 <= reached - arrival() < 2 * h  # first order in h: the last step's approach
     assert rest < 1e-7
     assert sim.joint_position("elbow") == pytest.approx(0.0, abs=1e-7)
+
+
+@pytest.mark.parametrize("h", [0.01, 0.0025, 1 / 960])
+@pytest.mark.parametrize("torque", [40.0, 25.0])
+def test_servos_keyed_through_poses_together_hold_them_without_passing(torque, h):
+    """A 3-joint arm under gravity whose shoulder and elbow are keyed to move together: the elbow's stop
+    hands its rate to the shoulder while the shoulder brakes, and the shoulder brakes for it; no servo
+    passes a pose it holds by more than 1° (issue 25's bound)."""
+    sim = simulate(mechanisms.keyed_arm(torque, h))
+    worst = passed_holds(sim, mechanisms.KEYED_ARM_POSES, 4.0)
+    assert max(worst.values()) < math.radians(1.0)
 
 
 def test_a_schedule_stops_where_a_run_of_slopes_of_one_sign_ends():
