@@ -148,7 +148,8 @@ class Simulation:
 
     @property
     def substep(self) -> float:
-        """The internal step now: h, or h halved while the corrections struggle (Schmitt §5)."""
+        """The internal step now: h, h halved while the corrections struggle (Schmitt §5), or the
+        length the error controller proposes (error_tolerance)."""
         return self._substep
 
     def step(self) -> None:
