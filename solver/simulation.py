@@ -337,7 +337,7 @@ class Simulation:
 
     def _controlled_step(self) -> None:
         """One step of h in sub-steps whose estimated error per unit time stays within the tolerance:
-        each sub-step taken once whole and twice in halves from the same start, the halves kept when
+        each sub-step taken twice in halves and once whole from the same start, the whole one kept when
         the estimate (error_control.local_error) is within it, else undone and retried shorter. The
         sub-steps end on the step's end (a frame's keys stay on frames)."""
         h, state, tolerance = self.h, self.state, self.model.settings.error_tolerance
@@ -347,10 +347,11 @@ class Simulation:
             proposal = self._controlled_length
             length = remaining / np.ceil(remaining / proposal - 1e-9)  # the rest of the step in even pieces
             start = state.copy()
-            error = self._doubled_substep(length)
+            error = self._estimated_substep(length)
             state = self.state
-            # an error within Dmax is the joints' own closing, which no shorter step removes
-            ratio = float(error.max(initial=0.0)) / max(tolerance * length, self.model.settings.dmax)
+            # an error within a few Dmax is the joints' own closing, which no shorter step removes
+            floor = error_control.GAP_NOISE * self.model.settings.dmax
+            ratio = float(error.max(initial=0.0)) / max(tolerance * length, floor)
             self.stats["largest_error_ratio"] = max(self.stats["largest_error_ratio"], ratio)
             factor = error_control.length_factor(ratio)
             if ratio > 1.0:
@@ -378,24 +379,28 @@ class Simulation:
 
     def local_error(self, length: float) -> np.ndarray:
         """(n,) each body's estimated local error, m, of a sub-step of `length` s from the state now
-        (error_control.local_error); the state is left as it was. A mechanism without contacts."""
-        start = self.state.copy()
-        error = self._doubled_substep(length)
+        (error_control.local_error); the state and the sub-step length are left as they were. A
+        mechanism without contacts."""
+        start, substep = self.state.copy(), (self._substep, self._good_in_a_row)
+        error = self._estimated_substep(length)
         self._restore(start)
+        self._substep, self._good_in_a_row = substep
         return error
 
-    def _doubled_substep(self, length: float) -> np.ndarray:
-        """Takes a sub-step of `length` once whole and then, from the same start, as two halves, which
-        it keeps; returns each body's estimated local error of the halves, m (Schmitt §8)."""
+    def _estimated_substep(self, length: float) -> np.ndarray:
+        """Takes a sub-step of `length` as two halves and then, from the same start, whole, which it
+        keeps (an accurate step is then the step an uncontrolled run takes: sub-steps of changing
+        length cost a symmetric method its long-run energy); returns each body's estimated local
+        error of the whole sub-step, m (Schmitt §8)."""
         start = self.state.copy()
-        self._substep, self._good_in_a_row = length, 0
-        self._advance_jointed(length, 1, counted=False)
-        coarse = self.state.frames
-        self._restore(start)
         self._substep, self._good_in_a_row = 0.5 * length, 0
         self._advance_jointed(0.5 * length, 2, counted=False)
-        return error_control.local_error(self.model.body_dynamic, self._body_lengths, coarse.position,
-                                         coarse.rotation, self.state.frames.position, self.state.frames.rotation)
+        halves = self.state.frames
+        self._restore(start.copy())
+        self._substep, self._good_in_a_row = length, 0
+        self._advance_jointed(length, 1, counted=False)
+        return error_control.local_error(self.model.body_dynamic, self._body_lengths, self.state.frames.position,
+                                         self.state.frames.rotation, halves.position, halves.rotation)
 
     def _failure(self, status: int, index: int, size: float, h: float) -> "Failure | None":
         """A kernel's (status, index, size) for a sub-step of length h as a Failure (None: it stood)."""
