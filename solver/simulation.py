@@ -365,7 +365,7 @@ class Simulation:
                     raise SimulationDiverged(
                         f"simulation diverged at t = {state.time:.6g} s: body '{body}' kept a step's error of "
                         f"{error.max():.3g} m at a step of {length:.3g} s, above error_tolerance "
-                        f"{tolerance:g} m/s (even at step {length:.3g} s)", state.time, None, body)
+                        f"{tolerance:g} m/s; the steps may not shrink below h / 2^16", state.time, None, body)
                 continue
             remaining -= length
             self.stats["smallest_substep"] = min(self.stats["smallest_substep"], length)
