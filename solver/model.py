@@ -50,6 +50,11 @@ class Settings:
     # grows with how far a link turns in a step), or "thirds", a third and two thirds of the way along the
     # step's chord, with the system solver (kernels/correction.py)
     levers: str = "start"
+    # the largest position error a step may add per second of motion, m/s (angles count on the body's
+    # radius of gyration), estimated by step doubling; the sub-steps shrink and grow to keep it
+    # (error_control.py, docs/error_control.md). 0: no estimate, the sub-steps halve only when a
+    # correction fails (Schmitt §5). Mechanisms without contacts, extrapolation "none".
+    error_tolerance: float = 0.0
     contact_method: str = "impulse"  # "impulse" (Schmitt §11) or "lcp" (Stewart-Trinkle)
     friction_directions: int = 8  # edges of the polyhedral friction cone of the LCP
     # resting islands of free bodies slower than this, m/s, for sleeping.SLEEP_AFTER, sleep until touched
@@ -70,6 +75,7 @@ class Settings:
             max_corrections=reader.integer("max_corrections", default.max_corrections, minimum=1, maximum=10**6),
             extrapolation=reader.string("extrapolation", default.extrapolation, choices=EXTRAPOLATIONS),
             levers=reader.string("levers", default.levers, choices=LEVERS),
+            error_tolerance=reader.number("error_tolerance", default.error_tolerance, minimum=0.0),
             contact_method=reader.string("contact_method", default.contact_method, choices=CONTACT_METHODS),
             friction_directions=reader.integer("friction_directions", default.friction_directions, minimum=3,
                                                maximum=64),

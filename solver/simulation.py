@@ -17,6 +17,7 @@ import numpy as np
 from . import drives
 from .arrays import (ContactRowArrays, StateArrays, flight_arrays, joint_islands, row_arrays, solver_settings,
                      work_arrays)
+from . import error_control
 from .errors import ModelError, SimulationDiverged
 from .frames import Frames
 from .free_turn import check_free_turns, free_bodies, rotation_energy
@@ -81,7 +82,7 @@ class Simulation:
         self.state = State.initial(model)
         self.stats = {"steps": 0, "substeps": 0, "corrections": 0, "solves": 0, "velocity_solves": 0,
                       "halvings": 0, "lcp_fallbacks": 0, "contact_substeps": 0, "contact_passes": 0, "asleep": 0,
-                      "wakes": 0}
+                      "wakes": 0, "rejected": 0, "smallest_substep": self.h, "largest_error_ratio": 0.0}
         self._substep = self.h
         self._good_in_a_row = 0
         self._sleep = Sleep(model, model.arrays)  # resting islands that sleep (sleeping.py)
@@ -105,6 +106,13 @@ class Simulation:
         extrapolated = model.settings.extrapolation == "richardson"
         self._start: StateArrays | None = self._spare_state() if extrapolated else None
         self._coarse: StateArrays | None = self._spare_state() if extrapolated else None
+        # error control (error_control.py): the mechanism's steps without contacts or extrapolation
+        self._controlled = (model.settings.error_tolerance > 0 and not model.contacts.enabled
+                            and not extrapolated)
+        self._body_lengths = error_control.body_lengths(model.body_mass, model.body_inertia)  # (n,) m
+        self._controlled_length = self.h  # the sub-step the controller proposes next
+        self._check_every = 1  # steps from one estimate to the next while the steps are accurate
+        self._unchecked_left = 0  # steps to take before the next estimate
         for body in np.flatnonzero(model.body_animated):  # where its motion is at the start, and how it moves
             motion.motion_at(self._arrays, body, 0.0, state.frames.position[body], state.frames.rotation[body],
                              state.twist[body, :3], state.twist[body, 3:])
@@ -146,12 +154,15 @@ class Simulation:
 
     @property
     def substep(self) -> float:
-        """The internal step now: h, or h halved while the corrections struggle (Schmitt §5)."""
+        """The internal step now: h, h halved while the corrections struggle (Schmitt §5), or the
+        length the error controller proposes (error_tolerance)."""
         return self._substep
 
     def step(self) -> None:
         """Advance the mechanism by one step h."""
-        if not self.model.contacts.enabled:
+        if self._controlled:
+            self._advance_controlled(1)
+        elif not self.model.contacts.enabled:
             self._advance_jointed(self.h, 1, counted=False)
         elif self._sleep.nothing_moves:  # every body asleep and none animated: nothing can wake them
             self.state.time += self.h
@@ -198,14 +209,18 @@ class Simulation:
             return
         substeps = self.stats["substeps"]
         self.step()  # the first alone: its pace foretells the run's (SLOW_SUBSTEPS)
-        self._note_pace(self.stats["substeps"] - substeps, steps - 1)
+        self._note_pace(int(self.stats["substeps"] - substeps), steps - 1)
         if callback is not None and callback(self) is False:
             return
         if callback is None and not self.model.contacts.enabled:
             left = steps - 1
             while left:  # the free bodies watched every FREE_TURN_STEPS steps
                 taken = min(left, FREE_TURN_STEPS) if self._free_bodies.size else left
-                self._advance_jointed(self.h, taken, counted=True)
+                if self._controlled:
+                    self._advance_controlled(taken)
+                    self.stats["steps"] += taken
+                else:
+                    self._advance_jointed(self.h, taken, counted=True)
                 self._watch_free_turns()
                 left -= taken
             return
@@ -309,6 +324,89 @@ class Simulation:
             limit = (f"the step needed more than {MAX_SUBSTEPS} sub-steps" if stopped == k.TOO_MANY_SUBSTEPS
                      else f"even at step {2 * self._substep:.3g} s")
             raise self._diverged(failure, limit, length)
+
+    def _advance_controlled(self, steps: int) -> None:
+        """`steps` steps of h for a mechanism without contacts under error control (error_control.py):
+        while the estimate finds the steps accurate with room, it runs on every few steps only
+        (_check_every, up to error_control.MOST_UNCHECKED), the steps between taken as
+        _advance_jointed takes them."""
+        left = steps
+        while left:
+            if self._unchecked_left and self._controlled_length >= self.h:
+                taken = min(left, self._unchecked_left)
+                self._advance_jointed(self.h, taken, counted=False)
+                self._unchecked_left -= taken
+                left -= taken
+                continue
+            self._controlled_step()
+            left -= 1
+
+    def _controlled_step(self) -> None:
+        """One step of h in sub-steps whose estimated error per unit time stays within the tolerance:
+        each sub-step taken twice in halves and once whole from the same start, the whole one kept when
+        the estimate (error_control.local_error) is within it, else undone and retried shorter. The
+        sub-steps end on the step's end (a frame's keys stay on frames)."""
+        h, state, tolerance = self.h, self.state, self.model.settings.error_tolerance
+        end, remaining = state.time + h, h
+        accurate = True
+        while remaining > 1e-9 * h:
+            proposal = self._controlled_length
+            length = remaining / np.ceil(remaining / proposal - 1e-9)  # the rest of the step in even pieces
+            start = state.copy()
+            error = self._estimated_substep(length)
+            state = self.state
+            # an error within a few Dmax is the joints' own closing, which no shorter step removes
+            floor = error_control.GAP_NOISE * self.model.settings.dmax
+            ratio = float(error.max(initial=0.0)) / max(tolerance * length, floor)
+            self.stats["largest_error_ratio"] = max(self.stats["largest_error_ratio"], ratio)
+            factor = error_control.length_factor(ratio)
+            if ratio > 1.0:
+                self._restore(start)
+                state = self.state
+                self.stats["rejected"] += 1
+                self._controlled_length = length * min(factor, error_control.SAFETY)
+                accurate = False
+                if self._controlled_length < h * error_control.SHORTEST:
+                    body = self.model.body_names[int(np.argmax(error))]
+                    raise SimulationDiverged(
+                        f"simulation diverged at t = {state.time:.6g} s: body '{body}' kept a step's error of "
+                        f"{error.max():.3g} m at a step of {length:.3g} s, above error_tolerance "
+                        f"{tolerance:g} m/s; the steps may not shrink below h / 2^16", state.time, None, body)
+                continue
+            remaining -= length
+            self.stats["smallest_substep"] = min(self.stats["smallest_substep"], length)
+            accurate = accurate and ratio < error_control.ACCURATE and length >= h
+            grown = length * factor  # a piece shortened to fit the step says nothing against the proposal
+            self._controlled_length = min(h, max(grown, proposal) if factor >= 1.0 else grown)
+        state.time = end
+        self._substep, self._good_in_a_row = self._controlled_length, 0
+        self._check_every = min(2 * self._check_every, error_control.MOST_UNCHECKED) if accurate else 1
+        self._unchecked_left = self._check_every - 1
+
+    def local_error(self, length: float) -> np.ndarray:
+        """(n,) each body's estimated local error, m, of a sub-step of `length` s from the state now
+        (error_control.local_error); the state and the sub-step length are left as they were. A
+        mechanism without contacts."""
+        start, substep = self.state.copy(), (self._substep, self._good_in_a_row)
+        error = self._estimated_substep(length)
+        self._restore(start)
+        self._substep, self._good_in_a_row = substep
+        return error
+
+    def _estimated_substep(self, length: float) -> np.ndarray:
+        """Takes a sub-step of `length` as two halves and then, from the same start, whole, which it
+        keeps (an accurate step is then the step an uncontrolled run takes: sub-steps of changing
+        length cost a symmetric method its long-run energy); returns each body's estimated local
+        error of the whole sub-step, m (Schmitt §8)."""
+        start = self.state.copy()
+        self._substep, self._good_in_a_row = 0.5 * length, 0
+        self._advance_jointed(0.5 * length, 2, counted=False)
+        halves = self.state.frames
+        self._restore(start.copy())
+        self._substep, self._good_in_a_row = length, 0
+        self._advance_jointed(length, 1, counted=False)
+        return error_control.local_error(self.model.body_dynamic, self._body_lengths, self.state.frames.position,
+                                         self.state.frames.rotation, halves.position, halves.rotation)
 
     def _failure(self, status: int, index: int, size: float, h: float) -> "Failure | None":
         """A kernel's (status, index, size) for a sub-step of length h as a Failure (None: it stood)."""
