@@ -1,11 +1,13 @@
-"""Contact in Blender: bodies land on Fixed meshes and bounce by their restitution; bad geometry is named."""
+"""Contact in Blender: bodies land on Fixed meshes and bounce by their restitution, braked wheels hold;
+bad geometry is named."""
 import math
 
 import bpy
 import numpy as np
 import pytest
 
-from blender_build import add_ball, add_box, set_frames
+from blender_build import add_ball, add_box, add_joint, set_frames
+from mathutils import Matrix
 from keys import world_matrices
 from mechbake.bake import bake_scene, problems
 from mechbake.solver import ModelError
@@ -121,3 +123,28 @@ def test_a_sleeping_tower_is_woken_by_a_keyed_pusher():
     assert np.abs(top[47] - top[0]).max() < 1e-4  # where it was built
     assert bottom[-1][0, 3] == pytest.approx(0.05, abs=2e-3)  # the paddle's face went from -0.175 to -0.1
     assert top[-1][2, 3] == pytest.approx(top[0][2, 3], abs=1e-3)  # still standing
+
+
+@pytest.mark.parametrize("method", ["IMPULSE", "LCP"])
+def test_a_cart_on_braked_wheels_stays_parked_on_a_ramp(method):
+    """A cart as an artist builds it: a chassis (a cube with unapplied scale) on four UV-sphere wheels,
+    masses from the density, each wheel on a hinge whose velocity motor holds 0 with up to 200 N m,
+    parked on a Fixed ramp mesh tilted 20 degrees, friction 0.8 everywhere (tan 20 = 0.36): the whole
+    rig built level and turned onto the slope. The brakes hold the wheels and the wheels' grip holds
+    the cart where it was parked."""
+    ramp = add_box("Ramp", (4.0, 2.0, 0.2), (0, 0, -0.1), role="FIXED", shape="MESH")
+    chassis = add_box("Chassis", (1.0, 0.6, 0.2), (0, 0, 0.3))
+    parts = [ramp, chassis]
+    for k, (x, y) in enumerate([(0.4, 0.4), (0.4, -0.4), (-0.4, 0.4), (-0.4, -0.4)]):
+        wheel = add_ball(f"Wheel{k}", 0.1, (x, y, 0.1))
+        parts += [wheel, add_joint(f"Axle{k}", "HINGE", (x, y, 0.1), axis=(0, 1, 0), body_a=chassis, body_b=wheel,
+                                   motor_mode="VELOCITY", motor_speed=0.0, motor_max_torque=200.0)]
+    for part in parts:
+        if part.type == "MESH":
+            part.mechbake.friction = 0.8
+        part.matrix_world = Matrix.Rotation(math.radians(20.0), 4, "Y") @ part.matrix_world
+    set_frames(1, 48, fps=24, substeps=4)
+    bpy.context.scene.mechbake.contact_method = method
+    bake_scene(bpy.context.scene)
+    places = world_matrices(chassis, range(1, 49))[:, :3, 3]
+    assert np.linalg.norm(places - places[0], axis=1).max() < 1e-4
