@@ -25,7 +25,7 @@ from .keyframes import TRANSFORM_PATHS, action_fcurves, animated_channels, attac
 from .scene_model import check_frame_range, read_scene, scene_problems
 from .solver import ModelError, Simulation
 from .solver.kernels import cache
-from .solver.stepping import SLOW_SUBSTEPS, SLOW_TOTAL
+from .solver.codes import SLOW_SUBSTEPS, SLOW_TOTAL
 from .solver.rotation import quaternion_to_matrix
 
 # An object's pose as Clear Bake puts it back: every transform channel a bake keys, in each rotation mode

@@ -9,6 +9,8 @@ from collections import namedtuple
 
 import numpy as np
 
+from .codes import LEVER_NAMES, SOLVER_NAMES
+
 # K's null space is kept for at most this many dependent rows (a planar loop of hinges has 3, IFToMM's
 # A02 with N = 40 windows 120); beyond it a dependent row is still dropped, but its misfit is not shared.
 NULL_CAPACITY = 256
@@ -68,7 +70,7 @@ ContactRowArrays = namedtuple("ContactRowArrays", [
 
 SolverSettings = namedtuple("SolverSettings", [
     "dmax", "vmax", "taylor_order", "max_corrections", "solver", "velocity_correction",
-    "levers",  # kernels/correction.START or THIRDS
+    "levers",  # codes.START or THIRDS
 ])
 
 StateArrays = namedtuple("StateArrays", [
@@ -176,8 +178,8 @@ WorkArrays = namedtuple("WorkArrays", [
 
 def solver_settings(settings) -> SolverSettings:
     return SolverSettings(float(settings.dmax), float(settings.vmax), int(settings.taylor_order),
-                          int(settings.max_corrections), 0 if settings.solver == "system" else 1,
-                          bool(settings.velocity_correction), 0 if settings.levers == "start" else 1)
+                          int(settings.max_corrections), SOLVER_NAMES.index(settings.solver),
+                          bool(settings.velocity_correction), LEVER_NAMES.index(settings.levers))
 
 
 def row_arrays(model) -> RowArrays:

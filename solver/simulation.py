@@ -15,6 +15,9 @@ from typing import NamedTuple
 import numpy as np
 
 from . import drives
+from .codes import (CONTACTS_UNSETTLED, COUNTER_NAMES, DONE, GAP, GROW_AFTER, LCP_GAVE_UP, MAX_HALVINGS,
+                    MAX_STEPS_PER_RUN, MAX_SUBSTEPS, NON_FINITE, SLOW_SUBSTEPS, SLOW_TOTAL, STIFF_SPRING,
+                    TOO_MANY_SUBSTEPS)
 from .arrays import (ContactRowArrays, StateArrays, flight_arrays, joint_islands, row_arrays, solver_settings,
                      work_arrays)
 from . import error_control
@@ -34,7 +37,6 @@ from .contact.lemke import LemkeFailure
 from .contact.motor_hold import MotorHold
 from .contact.reduction import four_per_face
 from .state import State
-from .stepping import GROW_AFTER, MAX_HALVINGS, MAX_STEPS_PER_RUN, MAX_SUBSTEPS, SLOW_SUBSTEPS, SLOW_TOTAL
 
 # a run without a callback takes all its steps in one kernel call, or calls of this many when free bodies are watched
 FREE_TURN_STEPS = 100
@@ -43,17 +45,10 @@ CONTACT_TIGHTNESS = 1e-3  # contact impulses converge to this fraction of Dmax p
 # rounds in which the manifolds at the corrected look-ahead may add points the loop then holds too
 REDETECTIONS = 2
 UNCOVERED_DEPTH = 0.1  # a point this deep (times Dmax) at the look-ahead is held too: the step may not end deeper
-COUNTERS = ("corrections", "solves", "velocity_solves", "substeps", "halvings")  # kernels.correction.CORRECTIONS ...
-
-
-LCP_GAVE_UP = -1  # a Failure status beside the kernels': Lemke found no solution; the sub-step goes the impulse way
-# a Failure status beside the kernels': the contact impulses still changed a gap by Dmax after
-# max_corrections passes (the culprit a body of the contact deepest at the look-ahead, size its depth, m)
-CONTACTS_UNSETTLED = -2
 
 
 class Failure(NamedTuple):
-    """Why a sub-step could not stand, as kernels.correction's statuses say: GAP (the culprit a joint,
+    """Why a sub-step could not stand, as the statuses of codes.py say: GAP (the culprit a joint,
     size its gap, m), NON_FINITE (a body), STIFF_SPRING (a drive, size the longest step it is stable
     at, about: kernels.drives.unstable_explicit_spring); or CONTACTS_UNSETTLED, LCP_GAVE_UP."""
 
@@ -98,7 +93,7 @@ class Simulation:
         self._nothing_held = np.zeros(len(self._arrays.axis_joint), dtype=bool)
         kind = self._arrays.drive_kind
         self._has_motors = bool(np.any((kind == drives.MOTOR_POSITION) | (kind == drives.MOTOR_VELOCITY)))
-        self._counters = np.zeros(len(COUNTERS), dtype=np.int64)
+        self._counters = np.zeros(len(COUNTER_NAMES), dtype=np.int64)
         state = self.state
         # where a compiled step keeps the state its sub-step starts from (kernels/correction.advance_steps)
         self._saved = self._spare_state()
@@ -320,8 +315,8 @@ class Simulation:
         if counted:
             self.stats["steps"] += done
         if stopped:
-            failure = None if status == k.DONE else self._failure(status, index, size, length)
-            limit = (f"the step needed more than {MAX_SUBSTEPS} sub-steps" if stopped == k.TOO_MANY_SUBSTEPS
+            failure = None if status == DONE else self._failure(status, index, size, length)
+            limit = (f"the step needed more than {MAX_SUBSTEPS} sub-steps" if stopped == TOO_MANY_SUBSTEPS
                      else f"even at step {2 * self._substep:.3g} s")
             raise self._diverged(failure, limit, length)
 
@@ -410,9 +405,9 @@ class Simulation:
 
     def _failure(self, status: int, index: int, size: float, h: float) -> "Failure | None":
         """A kernel's (status, index, size) for a sub-step of length h as a Failure (None: it stood)."""
-        if status == self._kernels.DONE:
+        if status == DONE:
             return None
-        if status == self._kernels.STIFF_SPRING:
+        if status == STIFF_SPRING:
             return Failure(status, index, h / np.sqrt(size))
         return Failure(status, index, size)
 
@@ -422,18 +417,18 @@ class Simulation:
         model, joint = self.model, None
         servo = None
         if (self.blames_servos and failure is not None and length > 0
-                and failure.status in (self._kernels.GAP, self._kernels.NON_FINITE)):
+                and failure.status in (GAP, NON_FINITE)):
             servo = servo_at_fault(self, length)
         if servo is not None:
             joint = model.joint_names[model.drives[servo].joint]
             cause = cannot_follow(model, servo, self.state.time)
         elif failure is None:
             cause = "impacts kept shortening the step"
-        elif failure.status == self._kernels.STIFF_SPRING:
+        elif failure.status == STIFF_SPRING:
             joint = model.joint_names[model.axis_joint[model.drive_axis[failure.culprit]]]
             cause = (f"joint '{joint}': its impulse spring is too stiff for the step (stable below steps of about "
                      f"{failure.size:.3g} s); give it the soft method or more substeps")
-        elif failure.status == self._kernels.NON_FINITE:
+        elif failure.status == NON_FINITE:
             cause = f"body '{model.body_names[failure.culprit]}' reached an infinite or undefined state"
         elif failure.status == CONTACTS_UNSETTLED:
             cause = (f"the contacts of body '{model.body_names[failure.culprit]}' did not settle in "
@@ -469,7 +464,7 @@ class Simulation:
             self._rows_valid = True
 
     def _count(self) -> None:
-        for name, count in zip(COUNTERS, self._counters):
+        for name, count in zip(COUNTER_NAMES, self._counters):
             self.stats[name] += int(count)
         self._counters[:] = 0
 
@@ -492,7 +487,7 @@ class Simulation:
         status, index, size = self._kernels.substep(self._arrays, self._settings, arrays, self._rows, self._flight,
                                                     self._work, h, self._counters)
         self.state.time = float(arrays.time[0])
-        if status == self._kernels.NON_FINITE:
+        if status == NON_FINITE:
             return self._non_finite()
         return self._failure(status, index, size, h)
 
@@ -501,7 +496,7 @@ class Simulation:
         state = self.state
         bad = ~(np.isfinite(state.frames.position).all(axis=1) & np.isfinite(state.twist).all(axis=1)
                 & np.isfinite(state.frames.rotation).all(axis=(1, 2)))
-        return Failure(self._kernels.NON_FINITE, int(np.argmax(bad)), np.inf)
+        return Failure(NON_FINITE, int(np.argmax(bad)), np.inf)
 
     def _contact_substep(self, h: float, shortened: bool, lcp: bool):
         """The stages of a sub-step with contacts: impacts of touching pairs -> half the explicit
@@ -511,7 +506,7 @@ class Simulation:
         arrays = self._state_arrays()
         spring, load = self._drive_kernels.unstable_explicit_spring(self._arrays, self._rows, state.time, h)
         if spring >= 0:
-            return Failure(k.STIFF_SPRING, spring, h / np.sqrt(load))
+            return Failure(STIFF_SPRING, spring, h / np.sqrt(load))
         self._touching_impacts(h)
         self._work.accumulated[:] = 0.0  # the drives' impulses this step, the held motors' answers to the LCP's too
         k.apply_explicit_forces(self._arrays, self._rows, state.twist, state.axis_coordinate, state.time, 0.5 * h)
@@ -525,7 +520,7 @@ class Simulation:
         self.stats["contact_substeps"] += 1
         converged, joint, gap, contact_rows = self._correct_positions(arrays, h, contact_rows)
         if not converged:
-            return Failure(k.GAP, joint, gap)
+            return Failure(GAP, joint, gap)
         if contact_rows is not None and not contact_rows.settled:
             return self._unsettled(contact_rows, h)
         if lcp_contacts is not None and len(self.model.joint_names):
@@ -773,7 +768,7 @@ class Simulation:
             self._lcp_impulses = {key: self._lcp_impulses.get(key, 0.0) + more[key] for key in more}
             converged, joint, gap, _ = self._correct_positions(arrays, h, None)
             if not converged:
-                return Failure(self._kernels.GAP, joint, gap)
+                return Failure(GAP, joint, gap)
         return None
 
     def _lcp_stage(self, contacts, h: float, shortened: bool):

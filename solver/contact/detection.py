@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..codes import PAIR_KIND_NAMES, PLANE
 from ..frames import Frames
 from .mesh_probes import against_meshes
 
@@ -151,7 +152,8 @@ def _manifold_points(layout, frames: Frames, pair_kind, pair_a, pair_b, pair_mar
         layout.plane_normal)
     body_a, body_b = np.ascontiguousarray(bodies.T)  # columns as views would compile the kernels again for them
     friction, restitution = _pair_surface(layout, source, body_a, body_b)
-    keys = [(KIND_NAMES[kind], int(index), int(slot), int(feature)) for kind, index, slot, feature in source.tolist()]
+    keys = [(PAIR_KIND_NAMES[kind], int(index), int(slot), int(feature))
+            for kind, index, slot, feature in source.tolist()]
     return Contacts(keys, body_a, body_b, probe_b, radius, surface_a, normal_a, friction, restitution, segment_a,
                     radius_a)
 
@@ -165,9 +167,6 @@ def joined(*parts: Contacts) -> Contacts:
                     *(np.concatenate([getattr(part, f) for part in present]) for f in FIELDS))
 
 
-KIND_NAMES = ("body", "plane")  # by narrow_phase.BODIES, PLANE
-
-
 def _near_pairs(layout, active: ActiveSlots, now: Frames, ahead: Frames):
     """The broad phase (kernels/near_pairs.py): (kind, a, b, margin) arrays of the pairs the narrow
     phase looks at."""
@@ -177,14 +176,11 @@ def _near_pairs(layout, active: ActiveSlots, now: Frames, ahead: Frames):
                       layout.plane_normal, now.position, now.rotation, ahead.position, ahead.rotation, MARGIN)
 
 
-PLANE_KIND = 1  # kernels/narrow_phase.PLANE
-
-
 def _pair_surface(layout, source: np.ndarray, body_a: np.ndarray, body_b: np.ndarray):
     """(m,) friction and restitution of each point (ContactLayout.pair_surface): a plane's own, else
     body a's."""
     friction_a, restitution_a = layout.body_friction[body_a], layout.body_restitution[body_a]
-    on = source[:, 0] == PLANE_KIND
+    on = source[:, 0] == PLANE
     if on.any():
         plane = source[on, 1]
         friction_a[on], restitution_a[on] = layout.plane_friction[plane], layout.plane_restitution[plane]

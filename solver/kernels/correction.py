@@ -9,39 +9,22 @@ block of K; near a singular position, where that stalls, the whole system (NEAR_
 """
 import numpy as np
 
+from ..codes import (CORRECTIONS, DONE, GAP, GROW_AFTER, HALVINGS, MAX_HALVINGS, MAX_SUBSTEPS, NON_FINITE, SOLVES,
+                     STIFF_SPRING, SUBSTEPS, SYSTEM, THIRDS, TOO_MANY_SUBSTEPS, TOO_SHORT, VELOCITY_SOLVES)
 from ..drives import MOTOR_POSITION, MOTOR_VELOCITY
-from ..stepping import GROW_AFTER, MAX_HALVINGS, MAX_SUBSTEPS
 from . import joints, rows as joint_rows
 from .drives import (apply_explicit_forces, drive_velocities, has_loop_drives, solve_loop_drives,
                      unstable_explicit_spring)
 from .flight import fly, land, steady_increment
 from .jit import borrowing_entry_kernel, borrowing_kernel
-from .rows import SYSTEM
 
 # Schmitt §5 halves the step when a gap grows. Gauss-Seidel sweeps need not shrink the worst gap
 # every time, so growth means: four times the worst gap the step started with. (Halving on smaller
 # wobbles does harm: at a tiny step a gap near Dmax is closed by an impulse of Dmax / h.)
 GROWTH_LIMIT = 4.0
-CORRECTIONS, SOLVES, VELOCITY_SOLVES, SUBSTEPS, HALVINGS = range(5)  # the counters in `stats`
-# how a sub-step ends: (status, index, size)
-DONE = 0
-GAP = 1  # a joint's gap grew or did not close within max_corrections: (joint, gap)
-NON_FINITE = 2  # the state became infinite or NaN: (the worst joint, inf)
-STIFF_SPRING = 3  # an impulse spring too stiff for the step (drive_axis's drive, its k h^2 s / 4 + c h s / 2)
-# settings.levers: where the joints' impulses take their levers and directions. START is Schmitt's: the
-# joint correction's at the step's start, the velocity correction's at its end. That is RATTLE's step (for
-# a particle, benchmarks/looping_pendulum.py): each body flies a chord and is pulled back onto its
-# circle, which lands a link turning by d = omega h a step d^3 / 6 ahead of the arc's end, a phase lead
-# that grows with how far links turn in a step. THIRDS takes the joint correction's rows a third of the
-# way along the step's flight and the velocity correction's two thirds along it: that lands the link at
-# the arc's end with its speed kept (d^3 (1/6 - a / 2) ahead, the speed times 1 + d^2 (1 - a - b) / 2, for
-# fractions a and b), and since a = 1 - b the step stays its own adjoint (symmetric). The velocity
-# correction still drives the rates at the step's end (J(t + h) v) to 0, through impulses along the
-# rows at two thirds of the chord to where the step lands. The joint correction's rows are a third of
-# the way there too: its first sweep guesses the landing from the bodies' own velocities, and its
-# second starts over from the step's start along the rows a third of the way to the look-ahead the
-# first one corrected. With the system solver only (levers_at_thirds).
-START, THIRDS = 0, 1
+# settings.levers (codes.START, THIRDS): the joints' impulses take their rows at the step's start and end
+# (Schmitt's), or a third and two thirds along its flight, which keeps a turning link's phase and speed
+# (docs/method.md, "Levers"; the system solver only: levers_at_thirds)
 # The rows two thirds along close the rates at the step's end by a factor of about the angle a link
 # turns in a step each solve; one that closes them by less than this hands over to the end's rows.
 SLOW_CLOSING = 0.5
@@ -60,9 +43,6 @@ LEVER_TIGHTNESS = 1e-3
 # runs with 1e-2 (h 0.0098-0.0102, Dmax 1e-7-2e-6), none with 0.1. The 8-Loop never goes below 0.18;
 # Bricard's mechanism stays at 8e-3 everywhere, where the sweeps took 7524 halvings in 10 s.
 NEAR_SINGULAR = 0.1
-# why advance_steps stopped short: the step took more than MAX_SUBSTEPS sub-steps, or was halved below
-# h / 2^MAX_HALVINGS
-TOO_MANY_SUBSTEPS, TOO_SHORT = 1, 2
 
 
 @borrowing_entry_kernel

@@ -8,6 +8,7 @@ contact/mesh_probes.py.)
 """
 import numpy as np
 
+from ..codes import BODIES, PLANE
 from ..contact.polyhedron import Polyhedron
 from ..contact.shape_table import BOX, CAPSULE, HULL
 from .jit import entry_kernel, kernel
@@ -16,7 +17,6 @@ from .manifold import (box_box, box_capsule, box_pose, capsule_capsule, hull_box
 from .manifold_points import MAX_POINTS, Manifold
 from .vector import body_point, rotate
 
-BODIES, PLANE = 0, 1
 
 
 @kernel

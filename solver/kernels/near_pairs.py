@@ -2,8 +2,8 @@
 plane within the step, by spheres about their bodies' centres swept along the step."""
 import numpy as np
 
+from ..codes import BODIES, PLANE
 from .jit import entry_kernel
-from .narrow_phase import BODIES, PLANE
 
 
 @entry_kernel

@@ -3,8 +3,9 @@ step is taken once at h and twice at h/2 from the same start, and the two result
 p = -1/3 p(h) + 4/3 p(h/2, h/2), which cancels the method's O(h^2) error term (positions, rotations
 made orthonormal again, velocities and joint coordinates alike). Scenes with contacts take their
 steps in simulation.py and combine them here as well."""
+from ..codes import DONE
 from . import rows as joint_rows
-from .correction import DONE, advance_steps, copy_state
+from .correction import advance_steps, copy_state
 from .flight import orthonormalize
 from .jit import borrowing_entry_kernel
 

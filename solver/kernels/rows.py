@@ -8,6 +8,7 @@ lambda * row_response[r, side].
 """
 import numpy as np
 
+from ..codes import ITERATIVE
 from ..drives import MOTOR_POSITION, MOTOR_VELOCITY
 from . import joints, sparse
 from .jit import borrowing_entry_kernel, borrowing_kernel, kernel
@@ -16,7 +17,6 @@ from .jit import borrowing_entry_kernel, borrowing_kernel, kernel
 # them untouched while keeping a block that touches only fixed bodies invertible. (The §7 system drops
 # dependent rows in its factorisation instead: kernels/sparse.py says why a ridge there costs energy.)
 RIDGE = 1e-10
-SYSTEM, ITERATIVE = 0, 1
 # The Jacobian components (bits: linear x, y, z, angular x, y, z) of the rows in the plane normal to
 # world axis c (the linear ones across c, the angular one about c), and of those across it.
 IN_PLANE = np.array([1 << (c + 1) % 3 | 1 << (c + 2) % 3 | 1 << 3 + c for c in range(3)])
