@@ -3,7 +3,7 @@
 Runs three 0.4 m, 10 kg boxes stacked on a plane (contact_speed.py's scene) with the LCP, keeps every
 (M, q) handed to lemke() with the support the step guessed, then times lemke() on each (best of 3)
 twice: cold, from nothing, and as the step calls it, with the guess, which is the solution when the
-supports are kept and Lemke's starting basis (kernels/lemke.warm_run) when some changed. Each
+supports are kept and Lemke's starting basis (kernels/contact/lemke.warm_run) when some changed. Each
 solution's complementarity is checked. --save FILE keeps the problems in an .npz; --load FILE times
 those instead, so two checkouts can be timed on the same matrices:
     python benchmarks/lemke_speed.py [--seconds 3] [--save FILE | --load FILE]

@@ -1,4 +1,4 @@
-"""Time per call of the compiled contact-manifold kernels (solver/kernels/manifold.py), called from
+"""Time per call of the compiled contact-manifold kernels (solver/kernels/contact/manifold.py), called from
 compiled code as the contact stage will call them (the Python call adds about 1-2 µs of dispatch),
 for boxes and for hulls of 8, 24 and 64 corners (the contact hull's limit).
     python benchmarks/manifold.py
@@ -10,8 +10,8 @@ import numpy as np
 from common import table
 
 from mechbake.solver.contact.polyhedron import hull_polyhedron
-from mechbake.solver.kernels import manifold as kernels
-from mechbake.solver.kernels.manifold_points import empty_manifold
+from mechbake.solver.kernels.contact import manifold as kernels
+from mechbake.solver.kernels.contact.manifold_points import empty_manifold
 
 MARGIN = 1e-3
 HALF = np.full(3, 0.2)

@@ -58,7 +58,7 @@ ModelArrays = namedtuple("ModelArrays", [
     "motion_quaternion_rate",  # (S, 4) its rate at each sample
 ])
 
-# m contacts of d rows each, at one instant (kernels/contact_rows.py)
+# m contacts of d rows each, at one instant (kernels/contact/contact_rows.py)
 ContactRowArrays = namedtuple("ContactRowArrays", [
     "body",  # (m, 2) body a, body b
     "jacobian",  # (m, d, 2, 6) each row's block for body a and body b: linear | angular, world

@@ -25,7 +25,7 @@ SOLVER_NAMES = ("system", "iterative")
 START, THIRDS = 0, 1
 LEVER_NAMES = ("start", "thirds")
 
-# A near pair's second member (kernels/near_pairs.py, narrow_phase.py; a contact's key names it)
+# A near pair's second member (kernels/contact/near_pairs.py, narrow_phase.py; a contact's key names it)
 BODIES, PLANE = 0, 1
 PAIR_KIND_NAMES = ("body", "plane")
 

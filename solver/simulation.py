@@ -65,8 +65,8 @@ class Simulation:
         if setting_overrides:
             model = Model(model.spec, Settings.read(model.settings.to_dict(), setting_overrides))
         # numba and the compiled kernels load here, not on import
-        from .kernels import (contact_loop, contact_rows, correction, drives as drive_kernels, flight, held_motors,
-                              motion, richardson, rows)
+        from .kernels import correction, drives as drive_kernels, flight, motion, richardson, rows
+        from .kernels.contact import contact_loop, contact_rows, held_motors
 
         self._kernels, self._fly_kernel, self._rows_kernels = correction, flight.fly, rows
         self._richardson_steps, self._combine = richardson.richardson_steps, richardson.combine
@@ -633,7 +633,7 @@ class Simulation:
 
     def rows_through_joints(self, body_a, body_b, point, directions, hold: MotorHold | None = None) -> ContactRowArrays:
         """Contact rows along (m, d, 3) directions at (m, 3) world points of bodies a and b, now, with
-        their responses through the joints and the motor axes `hold` holds (kernels/contact_rows.py)."""
+        their responses through the joints and the motor axes `hold` holds (kernels/contact/contact_rows.py)."""
         self._ensure_rows()
         body_a, body_b = np.asarray(body_a, dtype=np.int64), np.asarray(body_b, dtype=np.int64)
         held, inverse = (hold.hold, hold.inverse) if hold is not None else (self._nothing_held, np.zeros((0, 0)))

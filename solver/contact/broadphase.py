@@ -6,7 +6,7 @@ Construction on GPUs"): the triangles are sorted along a Morton (Z-order) curve 
 centres, cut into leaves of LEAF_SIZE consecutive triangles, and the leaves paired level by level
 into a complete binary tree. Every triangle lies in exactly one leaf, so a build is one sort, and a
 large triangle costs one leaf whose box is large, not (as in a uniform grid) every cell it covers.
-The query is the compiled kernel `kernels/bvh.py`.
+The query is the compiled kernel `kernels/contact/bvh.py`.
 """
 from dataclasses import dataclass
 
@@ -62,7 +62,7 @@ class TriangleBVH:
     def near(self, box_low: np.ndarray, box_high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For Q boxes (Q, 3) low and high corners: the triangles whose boxes meet each, as
         (Q + 1,) offsets into (K,) triangle indices (box q's are found[offsets[q]:offsets[q + 1]])."""
-        from ..kernels import bvh  # compiled on first use: building a model never imports numba
+        from ..kernels.contact import bvh  # compiled on first use: building a model never imports numba
 
         return bvh.triangles_meeting_boxes(self.node_low, self.node_high, self.node_start, self.node_stop,
                                            self.first_leaf, self.triangle_low, self.triangle_high, self.order,

@@ -1,11 +1,11 @@
 """Finding contacts: the contact manifolds of the shapes that come near within the step (the
-narrow phase, kernels/narrow_phase.py) and the corners of bodies near meshes (mesh_probes.py), each
+narrow phase, kernels/contact/narrow_phase.py) and the corners of bodies near meshes (mesh_probes.py), each
 point a probe of body b (with a radius) against a tangent plane fixed in body a (the world for
 obstacles). The same description measures the
 separation at t, at the look-ahead, or anywhere in between, so the correction loop can treat a
 contact like a joint.
 
-The broad phase (kernels/near_pairs.py) keeps the pairs whose bounding spheres (a slot's reach about
+The broad phase (kernels/contact/near_pairs.py) keeps the pairs whose bounding spheres (a slot's reach about
 its body's centre) come within MARGIN over the step, and asks the narrow phase for points within
 MARGIN plus how far the pair may move towards each other in the step; of those, the points within
 MARGIN now or at the look-ahead are the step's contacts. Every stage is a kernel; this module keys
@@ -50,7 +50,7 @@ class Contacts:
 
     def separation(self, frames: Frames) -> np.ndarray:
         """(m,) signed gap in the given frames: positive apart, negative interpenetrating."""
-        from ..kernels.narrow_phase import separations  # the kernels load with the first simulation
+        from ..kernels.contact.narrow_phase import separations  # the kernels load with the first simulation
 
         return separations(frames.position, frames.rotation, self.body_a, self.body_b, self.probe_b, self.radius,
                            self.surface_a, self.normal_a)
@@ -63,8 +63,8 @@ class Contacts:
     def frames_at(self, frames: Frames) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(m, 3) contact points on b's surface, (m, 3, 3) rows of the normal (from a towards b), a
         tangent and the binormal, (m, 2, 3) the points as material points of a and b
-        (kernels/contact_rows.contact_frames)."""
-        from ..kernels.contact_rows import contact_frames  # the kernels load with the first simulation
+        (kernels/contact/contact_rows.contact_frames)."""
+        from ..kernels.contact.contact_rows import contact_frames  # the kernels load with the first simulation
 
         return contact_frames(frames.position, frames.rotation, self.body_a, self.body_b, self.probe_b, self.radius,
                               self.normal_a)
@@ -145,7 +145,7 @@ def with_look_ahead(contacts: Contacts, later: Contacts, ahead: Frames, dmax: fl
 
 def _manifold_points(layout, frames: Frames, pair_kind, pair_a, pair_b, pair_margin) -> Contacts:
     """The contacts of the pairs' manifolds in the given frames, fixed in their bodies from there on."""
-    from ..kernels import narrow_phase  # compiled on first use: building a model never imports numba
+    from ..kernels.contact import narrow_phase  # compiled on first use: building a model never imports numba
 
     source, bodies, probe_b, radius, surface_a, normal_a, segment_a, radius_a = narrow_phase.contact_points(
         layout.shapes, frames.position, frames.rotation, pair_kind, pair_a, pair_b, pair_margin, layout.plane_point,
@@ -168,9 +168,9 @@ def joined(*parts: Contacts) -> Contacts:
 
 
 def _near_pairs(layout, active: ActiveSlots, now: Frames, ahead: Frames):
-    """The broad phase (kernels/near_pairs.py): (kind, a, b, margin) arrays of the pairs the narrow
+    """The broad phase (kernels/contact/near_pairs.py): (kind, a, b, margin) arrays of the pairs the narrow
     phase looks at."""
-    from ..kernels.near_pairs import near_pairs  # compiled on first use: building a model never imports numba
+    from ..kernels.contact.near_pairs import near_pairs  # compiled on first use: building a model never imports numba
 
     return near_pairs(layout.shapes.body, layout.slot_reach, active.slot_moves, active.slot_pairs, layout.plane_point,
                       layout.plane_normal, now.position, now.rotation, ahead.position, ahead.rotation, MARGIN)

@@ -19,7 +19,7 @@ TOUCHING = 1e-6
 # Bodies that overlap (placed so, or pushed in) come apart at most this fast, and keep no speed from
 # it: a box started 50 mm inside the floor must not be launched (it jumped 1.3 m).
 SEPARATION_SPEED = 0.2  # m/s
-# Rounds of impacts at one instant (kernels/contact.impacts): an impact travels one touching pair
+# Rounds of impacts at one instant (kernels/contact/passes.impacts): an impact travels one touching pair
 # further each round, so a row of up to this many touching bodies passes it on to its end.
 IMPACT_ROUNDS = 64
 # A sub-step more than this many times as long as the one before starts its contacts from no impulse:
@@ -56,13 +56,13 @@ class ContactRows:
         point, self.directions, self.local = contacts.frames_at(frames)
         self.rows = rows.rows_through_joints(contacts.body_a, contacts.body_b, point, self.directions, hold)
         m = len(contacts)
-        from ..kernels import contact, contact_rows, held_contacts  # the kernels load with the first simulation
+        from ..kernels.contact import contact_rows, held_contacts, passes  # the kernels load with the first simulation
 
-        self._kernels, self._rows_kernels, self._held = contact, contact_rows, held_contacts
+        self._kernels, self._rows_kernels, self._held = passes, contact_rows, held_contacts
         self.block = contact_rows.blocks(self.rows)  # (m, 3, 3) each contact's own K
         self.accumulated = np.zeros((m, 3))  # normal, tangent, binormal impulses this step
         self.passes = 0
-        self.settled = True  # whether the correction loop's passes settled these contacts (kernels/contact_loop.py)
+        self.settled = True  # whether the correction loop's passes settled these contacts (contact_loop kernels)
         # overlapping contacts (deeper than a resting one ever is) are pushed out gently: the loop
         # asks the look-ahead gap to close by at most SEPARATION_SPEED h, and the velocity
         # correction holds their normal rate at zero (two-sided), so no speed is left from it
@@ -84,7 +84,7 @@ class ContactRows:
         times `scale`, the ratio of the sub-steps' lengths) and applies them: a resting stack's are
         nearly this step's, so the passes only correct them (Box2D's warm starting) instead of building
         the stack's support from nothing every step. A sub-step more than WARM_GROWTH times as long
-        as the last starts from none (kernels/held_contacts.py finds a resting stack's support then)."""
+        as the last starts from none (kernels/contact/held_contacts.py finds a resting stack's support then)."""
         if scale > WARM_GROWTH:
             return
         for row, key in enumerate(self.contacts.key):
@@ -113,7 +113,7 @@ class ContactRows:
         return self._rows_kernels.rates(self.rows, twist)
 
     def loop_arrays(self, h: float) -> tuple:
-        """What kernels/contact_loop.correct_positions takes of these contacts over a step of h, in its
+        """What kernels/contact/contact_loop.correct_positions takes of these contacts over a step of h, in its
         order: from body to friction."""
         c = self.contacts
         return (np.column_stack((c.body_a, c.body_b)), c.probe_b, c.radius, c.surface_a, c.normal_a,
@@ -124,7 +124,7 @@ class ContactRows:
     def impacts(self, twist: np.ndarray, impact_speed: float, passes: int, tolerance: float) -> int:
         """The contacts approaching faster than impact_speed as impact pairs, in rounds of compression
         and Poisson's reflex, each round's passes until none changes a rate by `tolerance`
-        (kernels/contact.impacts); returns the rounds that found an impact."""
+        (kernels/contact/passes.impacts); returns the rounds that found an impact."""
         return self._kernels.impacts(self.rows, self.block, self.contacts.friction,
                                      self.contacts.restitution, twist, impact_speed, IMPACT_ROUNDS, passes, tolerance)
 
@@ -133,7 +133,7 @@ class ContactRows:
         (kernels/contact.velocity_passes), each contact's friction within its cone together with the
         impulses it took in the step's loop, `carried` ({key: (3,)}, ContactRows.impulses). After
         `settle_wait` passes that leave more to do, the
-        direct step for the contacts that press and stick (kernels/held_contacts.settle, each
+        direct step for the contacts that press and stick (kernels/contact/held_contacts.settle, each
         contact's rate the residual to close) is tried, and the passes go on from there: Gauss-Seidel
         passes a stack's load down level by level. Returns the passes the next call waits before its
         direct step: FIRST_PASSES after one that held; after one that failed, about as many passes as
@@ -167,7 +167,7 @@ def resolve_impacts(model, rows, contacts: Contacts, frames: Frames, twist: np.n
                     h: float) -> None:
     """Schmitt §11 impact pairs among the `candidates` (m,) bool of these contacts: those closing
     faster than resting_speed(h) are compressed together and reflected by Poisson's law, in rounds
-    (kernels/contact.impacts)."""
+    (kernels/contact/passes.impacts)."""
     speed = resting_speed(model, h)
     if not candidates.any() or not (normal_rates(contacts, frames, twist)[candidates] < -speed).any():
         return

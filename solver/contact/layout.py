@@ -39,7 +39,7 @@ class ContactLayout:
 def _slot_pairs(model, shapes) -> np.ndarray:
     """(p, 2) the pairs of shape slots that may touch: of different bodies not joined to each other
     (as in every rig), at least one of them moving, not two points; slot a is the polyhedron when
-    one of them is (a hull before a box), so every pair has its kernel (kernels/narrow_phase.py)."""
+    one of them is (a hull before a box), so every pair has its kernel (kernels/contact/narrow_phase.py)."""
     body, kind = shapes.body, shapes.kind
     slot, other = _slots_of_body_pairs(model, body)
     keep = ~((kind[slot] == POINT) & (kind[other] == POINT))

@@ -145,7 +145,7 @@ def impulses_by_key(contacts: Contacts, z: np.ndarray, k: int) -> dict:
 
 
 def _kernels():
-    from ..kernels import contact_rows  # the kernels load with the first simulation
+    from ..kernels.contact import contact_rows  # the kernels load with the first simulation
 
     return contact_rows
 

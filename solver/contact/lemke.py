@@ -5,7 +5,7 @@
 with lexicographic degeneracy resolution (Cottle, Pang and Stone, Algorithm 4.4.1; as Stewart and
 Trinkle used it). Instead of updating a tableau, which lets round-off pile up on the degenerate
 problems contacts produce (coplanar contacts, redundant rows), the basis is factorised afresh from
-the original columns at every pivot: compiled, in solver/kernels/lemke.py, on a workspace allocated
+the original columns at every pivot: compiled, in solver/kernels/contact/lemke.py, on a workspace allocated
 once per problem.
 
 Stewart and Trinkle's matrix is copositive but not copositive-plus (the sliding-speed rows), so
@@ -16,7 +16,7 @@ A guessed support (which z are positive) is tried first: a resting stack's conta
 from step to step, and then one solve of those rows is the solution, where Lemke's algorithm pivots
 its way to it again from nothing (the row of four boxes' LCPs, 280 unknowns, take 10-150 ms each). When
 the guess misses a few contacts' supports, Lemke's algorithm starts from the guessed basis instead of
-from nothing (kernels/lemke.warm_run): on three stacked boxes, where a fifth of the steps' supports
+from nothing (kernels/contact/lemke.warm_run): on three stacked boxes, where a fifth of the steps' supports
 change, 2-58 pivots instead of a cold start's 60-114.
 """
 import numpy as np
@@ -39,7 +39,7 @@ def lemke(M: np.ndarray, q: np.ndarray, max_pivots: int | None = None, guess: np
     n = len(q)
     if n == 0 or np.all(q >= 0):
         return np.zeros(n)
-    from ..kernels import lemke as compiled  # numba loads with the first LCP, not on import
+    from ..kernels.contact import lemke as compiled  # numba loads with the first LCP, not on import
 
     M = np.ascontiguousarray(M, dtype=np.float64)
     q = np.ascontiguousarray(q, dtype=np.float64)

@@ -2,7 +2,7 @@
 capsule's two cap centres with its radius) a probe against the nearest triangle near its path
 through the step, so each contact is a material point of the body against a tangent plane.
 
-Mesh contacts stay probes rather than manifolds (kernels/narrow_phase.py serves bodies and planes):
+Mesh contacts stay probes rather than manifolds (kernels/contact/narrow_phase.py serves bodies and planes):
 a box resting across a terrain's folds touches triangles at points where its edges cross theirs,
 points that slide along the edges while it settles, and held as material points through a step
 they dipped below Dmax (1.6e-7 m at Dmax = 1e-7 on the terrain of the contact tests); corners stay
@@ -50,8 +50,8 @@ def mesh_probes(shapes) -> MeshProbes:
 def against_meshes(model, now: Frames, ahead: Frames, margin: float, body_moves: np.ndarray) -> list:
     """The probe contacts of the bodies that move (n,) with every mesh within `margin` now or at the
     look-ahead, a tuple per mesh:
-    (keys, then the fields of detection.Contacts in order); kernels/mesh_probes.py finds them."""
-    from ..kernels.mesh_probes import probes_against_mesh  # compiled on first use: a model never imports numba
+    (keys, then the fields of detection.Contacts in order); kernels/contact/mesh_probes.py finds them."""
+    from ..kernels.contact.mesh_probes import probes_against_mesh  # compiled on first use: a model never imports numba
 
     layout = model.contacts
     probes = layout.mesh_probes

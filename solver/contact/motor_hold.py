@@ -1,4 +1,4 @@
-"""The motors that hold their axes while P-step 4 solves the contacts (kernels/held_motors.py), within
+"""The motors that hold their axes while P-step 4 solves the contacts (kernels/contact/held_motors.py), within
 their torque budgets. After the joints' and drives' velocity correction each motor has spent part of
 its budget, max effort times h; the contacts' impulses then make the motors answer. A motor whose
 answer would overdraw its budget is released: the contacts' impulses are taken back, the motor
@@ -20,7 +20,7 @@ class MotorHold:
     def __init__(self, arrays, rows, spent_by_drive: np.ndarray, h: float, kernels):
         """arrays, rows: the model's arrays and the rows at this instant; spent_by_drive (D,): each
         drive's impulse so far this step, which `charge` adds the motors' answers to; kernels:
-        kernels/held_motors."""
+        kernels/contact/held_motors."""
         kind = arrays.drive_kind
         motor = ((kind == drives.MOTOR_POSITION) | (kind == drives.MOTOR_VELOCITY)) & (arrays.drive_max_effort > 0)
         q = len(arrays.axis_joint)

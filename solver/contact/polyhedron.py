@@ -1,4 +1,4 @@
-"""Convex polyhedra as the contact manifold kernels (kernels/manifold.py) meet them: corners, face
+"""Convex polyhedra as the contact manifold kernels (kernels/contact/manifold.py) meet them: corners, face
 planes, each face's corners in order, the edges and their arcs on the Gauss map. Built once per
 shape, in Python, from the planes of its hull (hull.py).
 
@@ -9,7 +9,7 @@ polyhedron at that edge exactly when it lies on the edge's arc. `edge_arc` holds
 bound the arc, so the test is two dot products: with e = a x b for the face normals a and b, a
 direction L perpendicular to e lies on the short arc from a to b when (a x L) . e >= 0 and
 (L x b) . e >= 0, that is L . (e x a) >= 0 and L . (b x e) >= 0. A polyhedron of two faces is
-flat, a mesh triangle met from either side (kernels/manifold.py builds those): its faces' normals
+flat, a mesh triangle met from either side (kernels/contact/manifold.py builds those): its faces' normals
 are opposite, and each edge's arc is the half circle through the edge's outward normal in the
 plane, both bounds that normal.
 """

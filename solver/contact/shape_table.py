@@ -1,4 +1,4 @@
-"""Every body's contact shape as arrays the narrow phase (kernels/narrow_phase.py) reads: one slot per
+"""Every body's contact shape as arrays the narrow phase (kernels/contact/narrow_phase.py) reads: one slot per
 shape, each a box, a hull, a capsule (a sphere is a capsule whose ends meet) or a point (a point set
 is one slot per point: a sphere of radius 0), all in its body's principal frame.
 

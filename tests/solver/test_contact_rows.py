@@ -1,12 +1,12 @@
 """The contact stage's kernels on their own: a contact's rows and their responses through the joints
-(kernels/contact_rows.py), its frame, and the nearest point of a triangle (kernels/mesh_probes.py),
+(kernels/contact/contact_rows.py), its frame, and the nearest point of a triangle (kernels/contact/mesh_probes.py),
 against mechanics and geometry worked out by hand."""
 import numpy as np
 import pytest
 
 from mechbake.solver import Model, Simulation
 from mechbake.solver.contact.detection import find_contacts
-from mechbake.solver.kernels.mesh_probes import closest_on_triangle
+from mechbake.solver.kernels.contact.mesh_probes import closest_on_triangle
 from scenes import scene
 
 MASS, INERTIA = 2.0, np.array([0.1, 0.2, 0.3])

@@ -1,8 +1,8 @@
-"""The direct step for held contacts (kernels/held_contacts.py): its solve of a system whose rows
+"""The direct step for held contacts (kernels/contact/held_contacts.py): its solve of a system whose rows
 depend on each other, as four corners on a face do."""
 import numpy as np
 
-from mechbake.solver.kernels.held_contacts import _solve_dropping_dependent
+from mechbake.solver.kernels.contact.held_contacts import _solve_dropping_dependent
 
 
 def corner_normal_rows() -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Lemke's algorithm (solver/contact/lemke.py over the kernel solver/kernels/lemke.py): every
+"""Lemke's algorithm (solver/contact/lemke.py over the kernel solver/kernels/contact/lemke.py): every
 solution it returns satisfies the complementarity conditions, and a problem without one raises."""
 import numpy as np
 import pytest
@@ -49,7 +49,7 @@ def test_a_guessed_support_gives_the_solution_and_a_wrong_guess_is_not_taken(see
 def test_lemke_starts_from_a_guess_that_missed_some_supports(seed):
     """A guess with a few supports wrong is not a solution, but Lemke's algorithm started from its
     basis (the kernel's warm_run, which lemke() tries before a cold start) pivots to the solution."""
-    from mechbake.solver.kernels import lemke as compiled
+    from mechbake.solver.kernels.contact import lemke as compiled
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(6, 16))

@@ -1,4 +1,4 @@
-"""Contact manifolds of convex shapes (solver/kernels/manifold.py) against analytic expectations:
+"""Contact manifolds of convex shapes (solver/kernels/contact/manifold.py) against analytic expectations:
 faces on faces give the corners of their overlap, edges on faces two points, crossed edges one, and
 the feature ids of a resting stack hold still while it jiggles."""
 import json
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from mechbake.solver.contact.polyhedron import box_polyhedron, hull_polyhedron
-from mechbake.solver.kernels import manifold as kernels
-from mechbake.solver.kernels.manifold_points import FACE, empty_manifold
+from mechbake.solver.kernels.contact import manifold as kernels
+from mechbake.solver.kernels.contact.manifold_points import FACE, empty_manifold
 
 HALF = np.full(3, 0.2)  # the issue's boxes: 0.4 m
 MARGIN = 1e-3

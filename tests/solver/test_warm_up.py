@@ -84,7 +84,7 @@ def test_after_the_warm_up_no_sample_compiles_a_kernel(tmp_path):
     recompiled = json.loads(damaged.stdout.splitlines()[-1])["compiled"]
     assert json.loads(damaged.stdout.splitlines()[-1])["compile_seconds"] > 0.5  # numba's own compile events
     assert {"mechbake.solver.kernels.correction.advance_steps", "mechbake.solver.kernels.flight.fly",
-            "mechbake.solver.kernels.contact_loop.correct_positions"} <= set(recompiled), recompiled
+            "mechbake.solver.kernels.contact.contact_loop.correct_positions"} <= set(recompiled), recompiled
     assert not (folder / "complete").is_file()  # the next warm-up (in Blender: in the background) marks it again
     again = subprocess.run([sys.executable, "-c", IMPORT_CHECKOUT + "from mechbake.solver import warm_up; "
                             "sys.exit(warm_up.main([]))"], env=env, capture_output=True, text=True, timeout=900)

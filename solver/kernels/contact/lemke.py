@@ -27,7 +27,7 @@ Workspace, allocated once by the caller, for n unknowns:
                          exactly
   z (n,)                 the solution, written when the status is SOLVED
 """
-from .jit import entry_kernel, kernel
+from ..jit import entry_kernel, kernel
 
 SOLVED = 0
 SECONDARY_RAY = 1  # the entering column has no positive entry: no solution along this path

@@ -3,7 +3,7 @@ the stretch along which two nearly parallel ones run side by side (a capsule lyi
 or along a box edge touches along a line, two points)."""
 import numpy as np
 
-from .jit import kernel
+from ..jit import kernel
 
 SEGMENT_POINT = 1e-24  # m^2: a segment this short (1e-12 m) is a point (a sphere's "axis")
 

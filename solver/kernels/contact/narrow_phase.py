@@ -8,14 +8,14 @@ contact/mesh_probes.py.)
 """
 import numpy as np
 
-from ..codes import BODIES, PLANE
-from ..contact.polyhedron import Polyhedron
-from ..contact.shape_table import BOX, CAPSULE, HULL
-from .jit import entry_kernel, kernel
+from ...codes import BODIES, PLANE
+from ...contact.polyhedron import Polyhedron
+from ...contact.shape_table import BOX, CAPSULE, HULL
+from ..jit import entry_kernel, kernel
 from .manifold import (box_box, box_capsule, box_pose, capsule_capsule, hull_box, hull_capsule, hull_hull, plane_box,
                        plane_capsule, plane_hull)
 from .manifold_points import MAX_POINTS, Manifold
-from .vector import body_point, rotate
+from ..vector import body_point, rotate
 
 
 

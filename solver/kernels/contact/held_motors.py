@@ -7,8 +7,8 @@ held axes as well (Schmitt §7), and the motors answer it with the impulses -C_H
 their torque budget must cover (contact/motor_hold.py releases a motor that it does not)."""
 import numpy as np
 
-from .jit import entry_kernel, kernel
-from .rows import LOCKED, axis_coupling, axis_rate, prepare_drive_rows
+from ..jit import entry_kernel, kernel
+from ..rows import LOCKED, axis_coupling, axis_rate, prepare_drive_rows
 
 
 @entry_kernel

@@ -3,7 +3,7 @@ triangles whose boxes meet each of many boxes, by walking the tree from the root
 only into nodes whose boxes meet the query box."""
 import numpy as np
 
-from .jit import entry_kernel, kernel
+from ..jit import entry_kernel, kernel
 
 STACK_DEPTH = 128  # pending nodes; a complete tree of 2^62 leaves needs 63
 

@@ -12,7 +12,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .jit import kernel
+from ..jit import kernel
 
 MAX_POINTS = 4
 VERTEX, EDGE, FACE = 0, 1, 2

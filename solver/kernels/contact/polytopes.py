@@ -12,12 +12,12 @@ form instead: 15 axes from the relative rotation, in closed form.
 """
 import numpy as np
 
-from ..contact.polyhedron import Polyhedron, box_polyhedron
-from .jit import kernel
+from ...contact.polyhedron import Polyhedron, box_polyhedron
+from ..jit import kernel
 from .manifold_points import (EDGE, EDGE_BIAS, EDGE_FUDGE, FACE, FACE_FLIP_BIAS, MAX_POINTS, SIDE_SLOP, VERTEX,
                               feature_code, feature_id, reduce_to_four, write_point)
 from .segments import closest_on_segments
-from .vector import body_point, cross, dot, rotate, unrotate
+from ..vector import body_point, cross, dot, rotate, unrotate
 
 PARALLEL = 1e-6  # sine of the angle below which two edges are parallel: their cross product is no axis
 ARC_SLACK = 1e-9  # a direction this close to an arc's end is on the arc

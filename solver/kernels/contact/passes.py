@@ -3,7 +3,7 @@
 touch or hit. solver/contact/impulse.py builds the rows; the arrays here are:
 
   contact_rows         arrays.ContactRowArrays of each contact's normal, tangent and binormal rows
-                       (kernels/contact_rows.py)
+                       (kernels/contact/contact_rows.py)
   block (m, 3, 3)      each contact's own 3x3 block of K = J W
   accumulated (m, 3)   the step's normal, tangent and binormal impulses so far
   friction (m,)        Coulomb's mu of each contact
@@ -12,7 +12,7 @@ touch or hit. solver/contact/impulse.py builds the rows; the arrays here are:
 import numpy as np
 
 from .contact_rows import apply_impulse, row_rate
-from .jit import entry_kernel, kernel
+from ..jit import entry_kernel, kernel
 
 COULOMB_ITERATIONS = 30  # Newton steps of the sliding impulse (converges in a few)
 # A direction of a contact's K below this fraction of its largest is one the joints lock: the system

@@ -12,11 +12,11 @@ cross products with the edges finds the way out, as for two polyhedra.
 """
 import numpy as np
 
-from .jit import kernel
+from ..jit import kernel
 from .manifold_points import EDGE, FACE, SIDE_SLOP, VERTEX, feature_code, feature_id, write_point
 from .polytopes import ARC_SLACK, PARALLEL, edge_beats_faces, load_row, local_point, onto_face
 from .segments import SEGMENT_POINT, closest_on_segments, side_by_side
-from .vector import body_point, dot, rotate
+from ..vector import body_point, dot, rotate
 
 TOUCHING = 1e-12  # m: a segment this close to a polyhedron is met by the separating axis test instead
 FACE_FIRST = 1e-12  # m: an edge must be nearer than a face by this to be the closest feature

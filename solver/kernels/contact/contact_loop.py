@@ -2,7 +2,7 @@
 drives and the step's contact rows take turns until every joint gap is below Dmax and the contact
 impulses have settled, one kernel call per sub-step (contact/impulse.ContactRows builds the rows).
 
-Contact arrays, m contacts (as kernels/contact.py, plus their geometry):
+Contact arrays, m contacts (as kernels/contact/passes.py, plus their geometry):
   body (m, 2)            body a (the surface), body b (the probe)
   probe_b (m, 3)         the probe, b's principal frame; radius (m,) its radius
   surface_a (m, 3)       a point of the tangent plane, a's principal frame; normal_a (m, 3) its normal
@@ -12,12 +12,12 @@ Contact arrays, m contacts (as kernels/contact.py, plus their geometry):
 """
 import numpy as np
 
-from .contact import position_pass, row_rates
-from .correction import correct_joints_and_drives, solves_whole, watched_look
+from .passes import position_pass, row_rates
+from ..correction import correct_joints_and_drives, solves_whole, watched_look
 from .held_contacts import settle
-from .jit import entry_kernel, kernel
+from ..jit import entry_kernel, kernel
 from .narrow_phase import separation_of
-from .vector import body_point
+from ..vector import body_point
 
 
 @kernel

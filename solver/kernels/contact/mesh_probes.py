@@ -4,8 +4,8 @@ nearest of them (Ericson's closest point on a triangle) through the plane that f
 import numpy as np
 
 from .bvh import triangles_meeting_boxes
-from .jit import entry_kernel, kernel
-from .vector import body_point, dot
+from ..jit import entry_kernel, kernel
+from ..vector import body_point, dot
 
 NEAREST_OVER_FACE = 1e-9  # a probe this near the closest point, or this nearly above it, is over the face
 

@@ -10,21 +10,21 @@ corrected until every held normal impulse pushes and every contact let go stays 
 kept only if every friction impulse then lies within its cone. Otherwise, with a contact that slides,
 the passes go on alone.
 
-Arrays as kernels/contact.py names them, m contacts and n bodies.
+Arrays as kernels/contact/passes.py names them, m contacts and n bodies.
 """
 import numpy as np
 
-from .contact import look_ahead_residual
+from .passes import look_ahead_residual
 from .contact_rows import apply_impulses, coupling, row_rate
-from .jit import entry_kernel, kernel
-from .sparse import DEPENDENT_PIVOT
+from ..jit import entry_kernel, kernel
+from ..sparse import DEPENDENT_PIVOT
 
 # Dependent rows (four corners on a face) leave the held impulses free along K's null space, where the
 # passes pile up impulses that cancel (friction squeezing a box) until a cone seems full. The direct
 # step takes the least of them: K + SPREAD diag(K) first, then the exact K for the remainder.
 SPREAD = 1e-4
 SUPPORT_GUESSES = 8  # corrections of the guessed support before the passes are left to find it
-# About as much work as one contact's projection in a pass (kernels/contact._project, its Coulomb
+# About as much work as one contact's projection in a pass (kernels/contact/passes._project, its Coulomb
 # iteration included), counted in multiply-adds of the direct step's L D L^T
 PROJECTION_WORK = 400
 

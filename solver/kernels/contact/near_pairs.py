@@ -2,14 +2,14 @@
 plane within the step, by spheres about their bodies' centres swept along the step."""
 import numpy as np
 
-from ..codes import BODIES, PLANE
-from .jit import entry_kernel
+from ...codes import BODIES, PLANE
+from ..jit import entry_kernel
 
 
 @entry_kernel
 def near_pairs(slot_body, slot_reach, slot_moves, slot_pairs, plane_point, plane_normal, position_now, rotation_now,
                position_ahead, rotation_ahead, margin):
-    """(kind, a, b, margin) of the pairs the narrow phase looks at (kernels/narrow_phase.contact_points):
+    """(kind, a, b, margin) of the pairs the narrow phase looks at (kernels/contact/narrow_phase.contact_points):
     the slot pairs (p, 2) whose spheres (slot_reach about the body's centre, S) come within `margin`
     over the step, then each moving slot near each plane; a pair's margin is `margin` plus how far
     its slots may move towards each other in the step."""

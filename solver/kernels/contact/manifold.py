@@ -24,12 +24,12 @@ several triangles of one mesh: merge_manifolds joins the manifolds of coplanar t
 """
 import numpy as np
 
-from ..contact.polyhedron import Polyhedron
+from ...contact.polyhedron import Polyhedron
 from .capsules import capsules_contact, plane_capsule_contact, polyhedron_capsule_contact
-from .jit import entry_kernel, kernel
+from ..jit import entry_kernel, kernel
 from .manifold_points import B_BITS, FACE, MAX_POINTS, VERTEX, feature_code, feature_id, reduce_to_four, write_point
 from .polytopes import box_shape, boxes_contact, polyhedra_contact
-from .vector import body_point, cross, dot
+from ..vector import body_point, cross, dot
 
 TRIANGLE_FEATURES = 16  # a triangle's own feature codes (faces 0-1, edges and corners 0-2) are below 16
 SAME_NORMAL = 1e-9  # 1 - cos of the angle within which two manifolds' normals are one

@@ -5,9 +5,9 @@ rows.through_joints). The arrays are arrays.ContactRowArrays; twists are (6 n,),
 import numpy as np
 
 from .held_motors import remove_held_part
-from .jit import entry_kernel, kernel
-from .rows import response_of, through_joints
-from .vector import body_point, cross, dot, rotate, unrotate
+from ..jit import entry_kernel, kernel
+from ..rows import response_of, through_joints
+from ..vector import body_point, cross, dot, rotate, unrotate
 
 
 @entry_kernel
@@ -17,7 +17,7 @@ def jacobian_and_response(model, rows, position, body_island, island_start, isla
     arrays of ContactRowArrays after `body`. A row's rate is A.(v_b + w_b x r_b - v_a - w_a x r_a); an
     impulse lambda of row k of contact c changes the twist of each body its response lists by lambda
     times that entry's row k, through the joints and with the motor axes `hold` (q,) marks held
-    (kernels/held_motors.py, `held_inverse` their C_HH^-1). Only the islands of a and b
+    (kernels/contact/held_motors.py, `held_inverse` their C_HH^-1). Only the islands of a and b
     (arrays.joint_islands) answer, so each contact's response lists those bodies alone."""
     m, d = directions.shape[0], directions.shape[1]
     n, q = position.shape[0], hold.shape[0]
