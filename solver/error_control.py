@@ -1,4 +1,4 @@
-"""Error control of a mechanism's steps (issue 26, docs/error_control.md): each sub-step's local
+"""Error control of a mechanism's steps (docs/error_control.md): each sub-step's local
 error is estimated by step doubling (Schmitt §8: one step of h and two of h/2 from the same start),
 and the sub-step's length is chosen so that the error per unit of time stays within the user's
 `error_tolerance`. Plain numpy: the sub-steps themselves are kernels/correction.advance_steps."""

@@ -51,7 +51,7 @@ def test_a_servo_arrives_when_its_torque_allows_without_overshoot(target, torque
 def test_servos_keyed_through_poses_together_hold_them_without_passing(torque, h):
     """A 3-joint arm under gravity whose shoulder and elbow are keyed to move together: the elbow's stop
     hands its rate to the shoulder while the shoulder brakes, and the shoulder brakes for it; no servo
-    passes a pose it holds by more than 1° (issue 25's bound)."""
+    passes a pose it holds by more than 1°."""
     sim = simulate(mechanisms.keyed_arm(torque, h))
     worst = passed_holds(sim, mechanisms.KEYED_ARM_POSES, 4.0)
     assert max(worst.values()) < math.radians(1.0)
