@@ -34,7 +34,7 @@ from .contact.impulse import (FIRST_PASSES, SEPARATION_SPEED, TOUCHING, ContactR
                               overlapping, resolve_impacts, resting_speed)
 from .contact.lcp import apply_lcp_impulses, impulses_by_key
 from .contact.lemke import LemkeFailure
-from .contact.motor_hold import MotorHold
+from .contact.motor_hold import MotorHold, holding_motors
 from .contact.reduction import four_per_face
 from .state import State
 
@@ -91,8 +91,7 @@ class Simulation:
         self._islands = joint_islands(self._arrays)  # what a contact's impulse can move (rows_through_joints)
         # (q,) no motor holds its axis against contacts (rows_through_joints)
         self._nothing_held = np.zeros(len(self._arrays.axis_joint), dtype=bool)
-        kind = self._arrays.drive_kind
-        self._has_motors = bool(np.any((kind == drives.MOTOR_POSITION) | (kind == drives.MOTOR_VELOCITY)))
+        self._has_motors = bool(holding_motors(self._arrays).any())
         self._counters = np.zeros(len(COUNTER_NAMES), dtype=np.int64)
         state = self.state
         # where a compiled step keeps the state its sub-step starts from (kernels/correction.advance_steps)

@@ -13,6 +13,12 @@ from .. import drives
 BUDGET_SLACK = 1e-9
 
 
+def holding_motors(arrays) -> np.ndarray:
+    """(D,) bool: the drives that hold their axes against contacts, the motors with torque to give."""
+    kind = arrays.drive_kind
+    return ((kind == drives.MOTOR_POSITION) | (kind == drives.MOTOR_VELOCITY)) & (arrays.drive_max_effort > 0)
+
+
 class MotorHold:
     """Which motor axes hold (hold (q,) bool), C_HH^-1 over them (inverse (q, q)), and each axis's
     budget for the step and what its motors have spent of it (budget, spent (q,), N s or N m s)."""
@@ -21,10 +27,8 @@ class MotorHold:
         """arrays, rows: the model's arrays and the rows at this instant; spent_by_drive (D,): each
         drive's impulse so far this step, which `charge` adds the motors' answers to; kernels:
         kernels/contact/held_motors."""
-        kind = arrays.drive_kind
-        motor = ((kind == drives.MOTOR_POSITION) | (kind == drives.MOTOR_VELOCITY)) & (arrays.drive_max_effort > 0)
         q = len(arrays.axis_joint)
-        motors = np.flatnonzero(motor)
+        motors = np.flatnonzero(holding_motors(arrays))
         axis = arrays.drive_axis[motors]
         self.hold = np.zeros(q, dtype=bool)
         self.hold[axis] = True
