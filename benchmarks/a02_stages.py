@@ -81,10 +81,10 @@ def stages(n: int) -> list:
     model = Model.from_dict(n_four_bar(n, h=H, dmax=DMAX))
     sim = Simulation(model)
     sim.run(1.0)
-    a, s, state, rows = sim._arrays, sim._settings, sim._state_arrays(), sim._rows
+    a, s, state, rows = sim.instant.arrays, sim.instant.settings, sim.instant.state_arrays(), sim.instant.rows
     position, rotation = state.position.copy(), state.rotation.copy()
-    correction.look(a, s, state, rows, sim._flight, sim._work, H)
-    gaps = sim._work.errors.copy()
+    correction.look(a, s, state, rows, sim.instant.flight, sim.instant.work, H)
+    gaps = sim.instant.work.errors.copy()
     build = microseconds(_build, a, s.solver, position, rotation, rows)
     k_and_factor = microseconds(_k_and_factor, a, rows)
     factor = microseconds(_factor, a, rows)
@@ -94,8 +94,8 @@ def stages(n: int) -> list:
     count = sparse.null_space(a, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span, rows.null_gram,
                               rows.stamp, rows.work)
     projected = microseconds(_solve, a, rows, gaps, count)
-    look = microseconds(_look, a, s, state, rows, sim._flight, sim._work)
-    fly = microseconds(_fly, a, s, state, sim._flight)
+    look = microseconds(_look, a, s, state, rows, sim.instant.flight, sim.instant.work)
+    fly = microseconds(_fly, a, s, state, sim.instant.flight)
     whole = Simulation(model)
     start = time.perf_counter()
     whole.run(2.0)

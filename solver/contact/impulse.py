@@ -12,6 +12,7 @@ import numpy as np
 
 from ..frames import Frames
 from .detection import Contacts, joined
+from ..instant import Instant
 
 # Separations below this count as touching (a contact pair); above it a pair that closes within the
 # step is a collision ahead, which shortens the step if the pair bounces.
@@ -46,15 +47,15 @@ def gap_targets(gap: np.ndarray, overlapping: np.ndarray, h: float) -> np.ndarra
 class ContactRows:
     """The rows of m contacts at one instant, solved alongside the joints."""
 
-    def __init__(self, model, rows, contacts: Contacts, frames: Frames, pushed_out: frozenset | set = frozenset(),
-                 hold=None):
+    def __init__(self, model, instant: Instant, contacts: Contacts, frames: Frames,
+                 pushed_out: frozenset | set = frozenset(), hold=None):
         """pushed_out: keys of contacts the step's loop was pushing apart (their normal rate is held at
         zero in the velocity correction even once they no longer overlap). hold: the motors that hold
         their axes against these contacts (motor_hold.MotorHold), or None."""
         self.contacts = contacts
         # (m, 3, 3) rows n, t1, t2; (m, 2, 3) the contact point as a material point of a and of b
         point, self.directions, self.local = contacts.frames_at(frames)
-        self.rows = rows.rows_through_joints(contacts.body_a, contacts.body_b, point, self.directions, hold)
+        self.rows = instant.rows_through_joints(contacts.body_a, contacts.body_b, point, self.directions, hold)
         m = len(contacts)
         from ..kernels.contact import contact_rows, held_contacts, passes  # the kernels load with the first simulation
 
@@ -71,10 +72,10 @@ class ContactRows:
         pushing = self.overlapping | np.array([key in pushed_out for key in contacts.key], dtype=bool)
         self.normal_floor = np.where(pushing, -np.inf, 0.0)  # (m,) least normal impulse of P-step 4
 
-    def with_more(self, model, rows, more: Contacts, frames: Frames) -> "ContactRows":
+    def with_more(self, model, instant: Instant, more: Contacts, frames: Frames) -> "ContactRows":
         """These rows and those of `more` (at the same instant): these keep the impulses they have
         taken this step (the twist holds them already), the new ones start from none."""
-        extended = ContactRows(model, rows, joined(self.contacts, more), frames)
+        extended = ContactRows(model, instant, joined(self.contacts, more), frames)
         extended.accumulated[:len(self.contacts)] = self.accumulated
         extended.passes = self.passes
         return extended
@@ -163,15 +164,15 @@ def resting_speed(model, h: float) -> float:
     return max(2.0 * float(np.linalg.norm(model.gravity)) * h, model.settings.dmax / h)
 
 
-def resolve_impacts(model, rows, contacts: Contacts, frames: Frames, twist: np.ndarray, candidates: np.ndarray,
-                    h: float) -> None:
+def resolve_impacts(model, instant: Instant, contacts: Contacts, frames: Frames, twist: np.ndarray,
+                    candidates: np.ndarray, h: float) -> None:
     """Schmitt §11 impact pairs among the `candidates` (m,) bool of these contacts: those closing
     faster than resting_speed(h) are compressed together and reflected by Poisson's law, in rounds
     (kernels/contact/passes.impacts)."""
     speed = resting_speed(model, h)
     if not candidates.any() or not (normal_rates(contacts, frames, twist)[candidates] < -speed).any():
         return
-    ContactRows(model, rows, contacts.subset(candidates), frames).impacts(
+    ContactRows(model, instant, contacts.subset(candidates), frames).impacts(
         twist, speed, model.settings.max_corrections, model.settings.vmax)
 
 

@@ -19,12 +19,13 @@ from ..frames import Frames
 from ..integrator import fly
 from .detection import Contacts
 from .lemke import lemke
+from ..instant import Instant
 
 FIXED_POINT_ITERATIONS = 8
 RIDGE = 1e-7
 
 
-def apply_lcp_impulses(model, rows, contacts: Contacts, frames: Frames, twist: np.ndarray, h: float,
+def apply_lcp_impulses(model, instant: Instant, contacts: Contacts, frames: Frames, twist: np.ndarray, h: float,
                        impacting: np.ndarray, gap_target: np.ndarray, supports: dict, hold=None) -> np.ndarray:
     """Solves the step's complementarity problem and applies the impulses to the (n, 6) twist in
     place; returns z.
@@ -43,7 +44,7 @@ def apply_lcp_impulses(model, rows, contacts: Contacts, frames: Frames, twist: n
     answers are charged to their budgets (MotorHold.charge)."""
     start = twist.copy()
     while True:
-        z, answer = _fixed_point(model, rows, contacts, frames, twist, h, impacting, gap_target, supports, hold)
+        z, answer = _fixed_point(model, instant, contacts, frames, twist, h, impacting, gap_target, supports, hold)
         if hold is None:
             return z
         overdrawn = hold.overdrawn(answer)
@@ -55,8 +56,8 @@ def apply_lcp_impulses(model, rows, contacts: Contacts, frames: Frames, twist: n
         start = twist.copy()
 
 
-def _fixed_point(model, rows, contacts: Contacts, frames: Frames, twist: np.ndarray, h: float, impacting: np.ndarray,
-                 gap_target: np.ndarray, supports: dict, hold) -> tuple:
+def _fixed_point(model, instant: Instant, contacts: Contacts, frames: Frames, twist: np.ndarray, h: float,
+                 impacting: np.ndarray, gap_target: np.ndarray, supports: dict, hold) -> tuple:
     """apply_lcp_impulses's sequence of LCPs; returns z and the held motors' answer (q,) to the
     impulses applied."""
     start = twist.copy()
@@ -66,11 +67,11 @@ def _fixed_point(model, rows, contacts: Contacts, frames: Frames, twist: np.ndar
     for _ in range(FIXED_POINT_ITERATIONS):
         now = twist.copy()
         twist[:] = start
-        contact_rows, impulses, z = _solve(model, rows, current, frames, start, now, h, impacting, gap_target,
+        contact_rows, impulses, z = _solve(model, instant, current, frames, start, now, h, impacting, gap_target,
                                            supports, hold)
         _kernels().apply_impulses(contact_rows, impulses, twist.reshape(-1))
         answer = np.einsum("mdq,md->q", contact_rows.held_impulse, impulses)
-        ahead = fly(model, rows.arrays, frames, twist, h, rows.time)
+        ahead = fly(model, instant.arrays, frames, twist, h, instant.time)
         settled = previous is not None and np.abs(z - previous).max(initial=0.0) <= 1e-9 * (
             1.0 + np.abs(z).max(initial=0.0))
         if settled or ((current.separation(ahead) - gap_target).min(initial=0.0) >= -0.5 * model.settings.dmax
@@ -81,7 +82,7 @@ def _fixed_point(model, rows, contacts: Contacts, frames: Frames, twist: np.ndar
     return (previous if previous is not None else np.zeros(0)), answer
 
 
-def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, now: np.ndarray, h: float,
+def _solve(model, instant: Instant, contacts: Contacts, frames: Frames, start: np.ndarray, now: np.ndarray, h: float,
            impacting: np.ndarray, gap_target: np.ndarray, supports: dict, hold):
     """The LCP linearised at the twist `now` (impulses applied so far), for impulses from `start`."""
     m, k = len(contacts), model.settings.friction_directions
@@ -90,12 +91,12 @@ def _solve(model, rows, contacts: Contacts, frames: Frames, start: np.ndarray, n
     angles = 2 * np.pi * np.arange(k) / k
     edges = np.cos(angles)[None, :, None] * tangent[:, None] + np.sin(angles)[None, :, None] * binormal[:, None]
     directions = np.concatenate((normal[:, None], edges), axis=1)  # (m, 1 + k, 3)
-    contact_rows = rows.rows_through_joints(contacts.body_a, contacts.body_b, point, directions, hold)
+    contact_rows = instant.rows_through_joints(contacts.body_a, contacts.body_b, point, directions, hold)
     kernels = _kernels()
     matrix = kernels.matrix(contact_rows)
     normal_rows = np.arange(m) * (1 + k)
     edge_rows = (normal_rows[:, None] + 1 + np.arange(k)).ravel()
-    ahead = fly(model, rows.arrays, frames, now, h, rows.time)
+    ahead = fly(model, instant.arrays, frames, now, h, instant.time)
     gap = contacts.separation(ahead) - gap_target  # overlapping contacts open gently (impulse.gap_targets)
     displacement = ahead.points(contacts.body_b, local[:, 1]) - ahead.points(contacts.body_a, local[:, 0])
     slip = np.einsum("mki,mi->mk", edges, displacement).ravel()

@@ -25,7 +25,7 @@ def box_simulation(joints=()) -> Simulation:
 def responses(sim, point, directions):
     """Jacobian (d, 6n) and response (6n, d) of one contact of the box (body 1) against the world, as
     dense matrices over every body's twist."""
-    rows = sim.rows_through_joints(np.array([0]), np.array([1]), np.asarray([point], dtype=float),
+    rows = sim.instant.rows_through_joints(np.array([0]), np.array([1]), np.asarray([point], dtype=float),
                                    np.asarray([directions], dtype=float))
     d, n = len(directions), len(sim.model.body_names)
     jacobian, response = np.zeros((d, 6 * n)), np.zeros((6 * n, d))

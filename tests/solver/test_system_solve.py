@@ -10,8 +10,8 @@ from scenes import rod, scene, simulate
 
 def dense_system(sim):
     """K = J M^-1 J^T from the rows the kernels built, as a dense matrix."""
-    sim._ensure_rows()
-    arrays, rows = sim._arrays, sim._rows
+    sim.instant.ensure_rows()
+    arrays, rows = sim.instant.arrays, sim.instant.rows
     n, count = len(arrays.body_inv_mass), len(arrays.row_joint)
     jacobian, response = np.zeros((count, 6 * n)), np.zeros((count, 6 * n))
     for r in range(count):
@@ -26,8 +26,8 @@ def sparse_solve(sim, rhs):
     """The §7 solve the correction stages call (kernels/rows.solve_system)."""
     from mechbake.solver.kernels import rows as joint_rows
 
-    joint_rows.solve_system(sim._arrays, sim._rows, rhs)
-    return sim._rows.solution.copy()
+    joint_rows.solve_system(sim.instant.arrays, sim.instant.rows, rhs)
+    return sim.instant.rows.solution.copy()
 
 
 def rows_at_this_instant(sim):
@@ -35,9 +35,10 @@ def rows_at_this_instant(sim):
     found yet."""
     from mechbake.solver.kernels import rows as joint_rows
 
-    joint_rows.build(sim._arrays, sim._settings.solver, sim.state.frames.position, sim.state.frames.rotation,
-                     sim._rows)
-    return sim._rows
+    instant = sim.instant
+    joint_rows.build(instant.arrays, instant.settings.solver, sim.state.frames.position, sim.state.frames.rotation,
+                     instant.rows)
+    return sim.instant.rows
 
 
 def chain(links: int, closed_to_world: bool = True) -> dict:
@@ -128,8 +129,9 @@ def test_the_null_space_is_found_only_for_a_right_side_along_it(build, needed):
     assert rows.null_count[0] == (0 if planar else -1)  # the dependent rows in the factor: none in A02's plane
     from mechbake.solver.kernels.correction import look
 
-    look(sim._arrays, sim._settings, sim._state_arrays(), rows, sim._flight, sim._work, sim.h)
-    gaps = sim._work.errors.copy()  # the row errors at the look-ahead, which the position correction solves
+    instant = sim.instant
+    look(instant.arrays, instant.settings, instant.state_arrays(), rows, instant.flight, instant.work, sim.h)
+    gaps = sim.instant.work.errors.copy()  # the row errors at the look-ahead, which the position correction solves
     solution = sparse_solve(sim, gaps)
     assert rows.across_pending[0] == planar  # A02's gaps across its plane are 0: that block is never needed
     assert (rows.null_count[0] > 0) == needed
@@ -190,13 +192,13 @@ def test_a_planar_mechanism_pushed_out_of_its_plane_solves_whole():
 def test_a_chain_factorises_without_fill():
     """Eliminated from its ends, a chain's factor has exactly K's pattern: linear in the chain's length."""
     for links in (8, 32, 128):
-        arrays = simulate(chain(links))._arrays
+        arrays = simulate(chain(links)).arrays
         assert arrays.ldl_start[-1] == len(arrays.k_index) - len(arrays.row_joint)
         assert arrays.ldl_start[-1] == 4 * len(arrays.row_joint) - 9  # 3 within a ball joint, 9 to the next, per 3 rows
 
 
 def test_a_tree_factorises_without_fill():
     sim = simulate(spider())
-    arrays = sim._arrays
+    arrays = sim.instant.arrays
     # without fill, L has the pattern of K's strictly lower triangle
     assert arrays.ldl_start[-1] == len(arrays.k_index) - len(arrays.row_joint)
