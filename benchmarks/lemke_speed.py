@@ -15,8 +15,8 @@ from common import best_wall_time, table
 from contact_speed import G, H, SCENES
 
 from mechbake.solver import Model, Simulation
-from mechbake.solver.contact import lcp
-from mechbake.solver.contact.lemke import lemke
+from mechbake.solver.contact import stewart_trinkle
+from mechbake.solver.contact.lcp_solver import lemke
 
 
 def stack_problems(seconds: float) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
@@ -31,11 +31,11 @@ def stack_problems(seconds: float) -> list[tuple[np.ndarray, np.ndarray, np.ndar
         problems.append((M.copy(), q.copy(), np.zeros(len(q), dtype=bool) if guess is None else guess.copy()))
         return lemke(M, q, max_pivots, guess)
 
-    lcp.lemke = recording  # lcp.py calls lemke by its own name
+    stewart_trinkle.lemke = recording  # stewart_trinkle.py calls lemke by its own name
     try:
         Simulation(Model.from_dict(data)).run(seconds)
     finally:
-        lcp.lemke = lemke
+        stewart_trinkle.lemke = lemke
     return problems
 
 

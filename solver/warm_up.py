@@ -92,7 +92,7 @@ STAGES: tuple[tuple[str, Callable[[], dict]], ...] = (
     ("animated bodies", animated_support),
     ("contacts", lambda: every_shape("impulse", hinged=True)),
     # not hinged: Lemke's algorithm ends on a ray for this box on a hinge after 27 steps, and that
-    # LemkeFailure is not caught on the LCP's path with joints (Simulation._lcp_with_joints)
+    # LemkeFailure is not caught on the LCP's path with joints (contact/step.ContactStep._lcp_with_joints)
     ("contacts with the LCP", lambda: every_shape("lcp", hinged=False)),
 )
 

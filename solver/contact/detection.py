@@ -1,5 +1,5 @@
 """Finding contacts: the contact manifolds of the shapes that come near within the step (the
-narrow phase, kernels/contact/narrow_phase.py) and the corners of bodies near meshes (mesh_probes.py), each
+narrow phase, kernels/contact/narrow_phase.py) and the corners of bodies near meshes (mesh_contacts.py), each
 point a probe of body b (with a radius) against a tangent plane fixed in body a (the world for
 obstacles). The same description measures the
 separation at t, at the look-ahead, or anywhere in between, so the correction loop can treat a
@@ -18,7 +18,7 @@ import numpy as np
 
 from ..codes import PAIR_KIND_NAMES, PLANE
 from ..frames import Frames
-from .mesh_probes import against_meshes
+from .mesh_contacts import against_meshes
 
 # Points nearer than this (or about to be, within the step) are contacts; those that stay apart
 # exert nothing, so the margin only costs a little work.
@@ -98,7 +98,7 @@ FIELDS = ("body_a", "body_b", "probe_b", "radius", "surface_a", "normal_a", "fri
 
 def find_contacts(model, now: Frames, ahead: Frames, active: ActiveSlots | None = None) -> Contacts:
     """Every contact point within MARGIN now or at the look-ahead: the manifolds of bodies and
-    planes, the probes of bodies against meshes (contact/mesh_probes.py); of the slots `active` names
+    planes, the probes of bodies against meshes (contact/mesh_contacts.py); of the slots `active` names
     (all of the layout's when None)."""
     layout = model.contacts
     if not len(layout.shapes.kind):

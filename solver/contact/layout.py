@@ -1,8 +1,8 @@
 """The model's contact data as arrays: the bodies' shapes, the obstacles, the pairs that may touch."""
 import numpy as np
 
-from .broadphase import TriangleBVH
-from .mesh_probes import mesh_probes
+from .mesh_bvh import TriangleBVH
+from .mesh_contacts import mesh_probes
 from .shape_table import BOX, CAPSULE, HULL, POINT, shape_table, slot_reach
 
 

@@ -28,8 +28,8 @@ from ..sleeping import Sleep
 from .detection import Contacts, find_contacts
 from .impulse import (FIRST_PASSES, SEPARATION_SPEED, TOUCHING, ContactRows, gap_targets, normal_rates, overlapping,
                       resolve_impacts, resting_speed)
-from .lcp import apply_lcp_impulses, impulses_by_key
-from .lemke import LemkeFailure
+from .stewart_trinkle import apply_lcp_impulses, impulses_by_key
+from .lcp_solver import LemkeFailure
 from .motor_hold import MotorHold, holding_motors
 from .reduction import four_per_face
 
@@ -52,9 +52,10 @@ class ContactStep:
         self._has_motors = bool(holding_motors(instant.arrays).any())
         self._loop_drives = bool(np.any(~np.isin(instant.arrays.drive_kind, drives.EXPLICIT_KINDS)))
         self._lcp_gap_now, self._lcp_overlapping = np.zeros(0), np.zeros(0, dtype=bool)  # the LCP's contacts now
-        # which of each contact's LCP unknowns were positive last (lcp.apply_lcp_impulses)
+        # which of each contact's LCP unknowns were positive last (stewart_trinkle.apply_lcp_impulses)
         self._lcp_supports: dict = {}
-        self._lcp_impulses: dict = {}  # each contact's LCP impulses this step ({key: (3,)}, lcp.impulses_by_key)
+        # each contact's LCP impulses this step ({key: (3,)}, stewart_trinkle.impulses_by_key)
+        self._lcp_impulses: dict = {}
         # each contact's impulses in the last sub-step's position loop and velocity correction, and
         # that sub-step's length: where this sub-step's passes start (ContactRows.warm_start)
         self._warm_position: dict = {}

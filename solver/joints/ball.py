@@ -1,4 +1,6 @@
-"""Ball joint (Schmitt §5, joint type 0): a point of body a and a point of body b stay together."""
+"""Ball joint, the model side (its record read, its slots built); the equations: kernels/joints/ball.py.
+
+Ball joint (Schmitt §5, joint type 0): a point of body a and a point of body b stay together."""
 from .common import BALL, local_point
 
 NAME = "ball"

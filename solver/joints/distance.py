@@ -1,4 +1,6 @@
-"""Distance joint: two anchor points keep the distance they have at the start (a massless rod)."""
+"""Distance joint, the model side (its record read, its slots built); the equations: kernels/joints/distance.py.
+
+Distance joint: two anchor points keep the distance they have at the start (a massless rod)."""
 import numpy as np
 
 from .common import DISTANCE, local_point

@@ -1,4 +1,6 @@
-"""Fixed joint: the two bodies move as one (a ball joint plus a rotation lock)."""
+"""Fixed joint, the model side (its slots built); the equations: kernels/joints/fixed.py.
+
+Fixed joint: the two bodies move as one (a ball joint plus a rotation lock)."""
 from . import ball
 from .common import FIXED, set_rest
 

@@ -1,4 +1,6 @@
-"""Hinge (revolute) joint: a ball joint whose bodies may turn relative to each other only about one
+"""Hinge joint, the model side (its record read, its slots built); the equations: kernels/joints/hinge.py.
+
+Hinge (revolute) joint: a ball joint whose bodies may turn relative to each other only about one
 axis (five rows: the point, and the axis kept in line)."""
 import numpy as np
 

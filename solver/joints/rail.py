@@ -1,4 +1,6 @@
-"""Rail with end stops (Schmitt §10): a point of body b runs on the segment start-end of body a.
+"""Rail, the model side (its record read, its slots built); the equations: kernels/joints/rail.py.
+
+Rail with end stops (Schmitt §10): a point of body b runs on the segment start-end of body a.
 
 The point may not leave the line; the two stops are one-sided drives on the coordinate that act only
 when the look-ahead finds the point past an end. Body b may turn freely about the point."""

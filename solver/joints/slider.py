@@ -1,4 +1,6 @@
-"""Slider (prismatic) joint: body b slides along an axis fixed in body a and may not turn relative to
+"""Slider joint, the model side (its record read, its slots built); the equations: kernels/joints/slider.py.
+
+Slider (prismatic) joint: body b slides along an axis fixed in body a and may not turn relative to
 it (Schmitt §10's carriage: a point of b on a line of a, plus a rotation lock)."""
 import numpy as np
 

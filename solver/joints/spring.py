@@ -1,4 +1,6 @@
-"""Spring-damper between two anchor points (Schmitt §10, eq. 9.1/9.2; Strashnov eq. 13-15).
+"""Spring-damper, the model side (its record read); the equations: kernels/joints/spring.py.
+
+Spring-damper between two anchor points (Schmitt §10, eq. 9.1/9.2; Strashnov eq. 13-15).
 
 It adds no rows to the correction: its force is a drive on the anchor-to-anchor length, either as an
 explicit centred impulse or as a soft constraint (see drives.py)."""

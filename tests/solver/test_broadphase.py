@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from mechbake.solver import Model, Simulation
-from mechbake.solver.contact.broadphase import LEAF_SIZE, TriangleBVH
+from mechbake.solver.contact.mesh_bvh import LEAF_SIZE, TriangleBVH
 from scenes import scene
 
 

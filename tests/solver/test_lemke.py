@@ -1,9 +1,9 @@
-"""Lemke's algorithm (solver/contact/lemke.py over the kernel solver/kernels/contact/lemke.py): every
+"""Lemke's algorithm (solver/contact/lcp_solver.py over the kernel solver/kernels/contact/lemke.py): every
 solution it returns satisfies the complementarity conditions, and a problem without one raises."""
 import numpy as np
 import pytest
 
-from mechbake.solver.contact.lemke import LemkeFailure, lemke
+from mechbake.solver.contact.lcp_solver import LemkeFailure, lemke
 
 
 def assert_complementary(M, q, z, tolerance=1e-9):
@@ -88,7 +88,7 @@ def test_copositive_with_ties():
 def test_stewart_trinkle_contact_problem(seed):
     """Stewart and Trinkle's LCP for a box resting on four coplanar corners with a friction cone of
     four edges (copositive, not copositive-plus): the impulse block is singular but for the small
-    compliance lcp.py adds, the friction rows have q = 0 and the normal rows tie."""
+    compliance stewart_trinkle.py adds, the friction rows have q = 0 and the normal rows tie."""
     rng = np.random.default_rng(seed)
     m, k = 4, 4
     corners = np.array([[x, y, -0.2] for x in (-0.2, 0.2) for y in (-0.2, 0.2)])

@@ -1,4 +1,4 @@
-"""The query of a triangle mesh's bounding volume hierarchy (built in contact/broadphase.py): the
+"""The query of a triangle mesh's bounding volume hierarchy (built in contact/mesh_bvh.py): the
 triangles whose boxes meet each of many boxes, by walking the tree from the root and descending
 only into nodes whose boxes meet the query box."""
 import numpy as np

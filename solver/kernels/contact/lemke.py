@@ -4,7 +4,7 @@ Algorithm 4.4.1, as Stewart and Trinkle used it) for the LCP
     find z >= 0 with w = M z + q >= 0 and z.w = 0,
 
 with one covering vector d and one pivot tolerance and lexicographic degeneracy resolution.
-solver/contact/lemke.py tries the covering vectors and tolerances and turns a status into
+solver/contact/lcp_solver.py tries the covering vectors and tolerances and turns a status into
 LemkeFailure.
 
 The basis B (columns of [I, -M, -d], for w, z and the artificial z0) is factorised afresh at every

@@ -1,4 +1,4 @@
-"""Bodies' corners against a triangle mesh (the method: contact/mesh_probes.py): each probe's path
+"""Bodies' corners against a triangle mesh (the method: contact/mesh_contacts.py): each probe's path
 through the step asks the mesh's bounding volume hierarchy for the triangles near it, and meets the
 nearest of them (Ericson's closest point on a triangle) through the plane that faces it."""
 import numpy as np

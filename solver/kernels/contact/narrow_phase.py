@@ -4,7 +4,7 @@ axis) against a tangent plane fixed in body a, the description the contact rows 
 
 Pairs are (kind, a, b, margin): kind BODIES, a and b slots of the shape table (contact/shape_table.py;
 a is the polyhedron when one of them is); PLANE, a a plane. (Meshes meet bodies' corners:
-contact/mesh_probes.py.)
+contact/mesh_contacts.py.)
 """
 import numpy as np
 

@@ -18,7 +18,7 @@ import numpy as np
 from ..frames import Frames
 from ..integrator import fly
 from .detection import Contacts
-from .lemke import lemke
+from .lcp_solver import lemke
 from ..instant import Instant
 
 FIXED_POINT_ITERATIONS = 8
