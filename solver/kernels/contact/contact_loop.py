@@ -19,6 +19,12 @@ from ..jit import entry_kernel, kernel
 from .narrow_phase import separation_of
 from ..vector import body_point
 
+# Passes whose largest change is still STALL_RATIO of what it was STALL_PASSES passes before (an even
+# number: passes alternate direction) make no progress: a wedge, where pushing one contact out
+# presses another in, grows its impulses by the same amount every pass and never settles
+STALL_PASSES = 16
+STALL_RATIO = 0.99
+
 
 @kernel
 def gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions, position, rotation, gap, slip):
@@ -48,7 +54,8 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     drives converged, the contacts did, the worst joint, its gap, passes made, whether the last
     look-ahead still holds, the passes the next call waits before its direct step). Out of sweeps, the
     contacts count as converged if their last pass changed no gap by Dmax or the direct step closed
-    them: only their tight tolerance is missing, which a smaller step would not reach faster. A direct
+    them: only their tight tolerance is missing, which a smaller step would not reach faster. So do
+    they, without waiting for the sweeps to run out, once the passes have stalled (STALL_PASSES). A direct
     step that fails is tried again only after passes that did about its work, in this call or the next
     (`settle_wait` passes in, the rest out), so that failing tries never cost more than the passes.
     The joints' impulses take their levers at the step's start here, whatever settings.levers says
@@ -66,7 +73,8 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     contact_change = np.inf
     joint, gap = -1, 0.0
     whole = solves_whole(model, settings, rows)
-    for _ in range(settings.max_corrections):
+    recent = np.full(STALL_PASSES, np.inf)  # the last STALL_PASSES passes' changes, by pass number
+    for sweep in range(settings.max_corrections):
         joint, gap, first_worst, going = watched_look(model, settings, state, rows, flight, work, h, first_worst)
         if not going:
             return False, False, joint, gap, passes, False, max(next_settle - passes, 1)
@@ -83,7 +91,10 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
         contact_change = position_pass(contact_rows, block, accumulated, friction, gap_h, slip_h, rates_at_look,
                                        twist, h, passes % 2 == 0) / tightness
         flight_valid = corrected == 0 and drive_change == 0.0 and contact_change == 0.0
-        if joints_settled and contact_change < settings.dmax:
+        stalled = contact_change >= STALL_RATIO * recent[sweep % STALL_PASSES]
+        recent[sweep % STALL_PASSES] = contact_change
+        if joints_settled and (contact_change < settings.dmax
+                               or (stalled and contact_change * tightness < settings.dmax)):
             return True, True, joint, gap, passes, flight_valid, max(next_settle - passes, 1)
         settled = False
         if passes >= next_settle and contact_change >= settings.dmax:  # the next sweep's pass measures what is left
