@@ -37,3 +37,7 @@ GROW_AFTER = 4  # good sub-steps in a row before a halved step doubles again
 MAX_STEPS_PER_RUN = 10**9  # steps one run may ask for: more is a mistake of units in h or the duration
 SLOW_SUBSTEPS = 16  # sub-steps a step, at the start of a run or over a baked frame, from which it is said to crawl
 SLOW_TOTAL = 100_000  # the least number of sub-steps left at that pace that is worth a warning
+
+# A direct step for the held contacts that failed (kernels/contact/held_contacts.settle) is tried again
+# after passes that did this many times its work, so failing tries cost at most this fraction of the passes
+SETTLE_RETRY_WORK = 4

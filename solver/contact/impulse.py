@@ -10,6 +10,7 @@ answers a contact.
 """
 import numpy as np
 
+from ..codes import SETTLE_RETRY_WORK
 from ..frames import Frames
 from .detection import Contacts, joined
 from ..instant import Instant
@@ -137,8 +138,9 @@ class ContactRows:
         direct step for the contacts that press and stick (kernels/contact/held_contacts.settle, each
         contact's rate the residual to close) is tried, and the passes go on from there: Gauss-Seidel
         passes a stack's load down level by level. Returns the passes the next call waits before its
-        direct step: FIRST_PASSES after one that held; after one that failed, about as many passes as
-        its work, carried across calls, so that failing tries never cost more than the passes."""
+        direct step: FIRST_PASSES after one that held; after one that failed, passes that do a multiple
+        of its work (codes.SETTLE_RETRY_WORK), carried across calls, so that failing tries cost at most a
+        fraction of the passes."""
         friction = self.contacts.friction
         earlier = np.array([carried.get(key, NOTHING_CARRIED) for key in self.contacts.key]).reshape(-1, 3)
         before = self.passes
@@ -154,7 +156,7 @@ class ContactRows:
                                        np.zeros((m, 3)), twist, 1.0, vmax)
         self.passes = self._kernels.velocity_passes(self.rows, self.block, self.accumulated, friction,
                                                     self.normal_floor, earlier, twist, self.passes, limit - made, vmax)
-        return FIRST_PASSES if held else max(made, work // max(m, 1))
+        return FIRST_PASSES if held else max(made, SETTLE_RETRY_WORK * work // max(m, 1))
 
 
 def resting_speed(model, h: float) -> float:

@@ -12,18 +12,13 @@ Contact arrays, m contacts (as kernels/contact/passes.py, plus their geometry):
 """
 import numpy as np
 
-from .passes import position_pass, row_rates
+from ...codes import SETTLE_RETRY_WORK
+from .passes import STALL_PASSES, STALL_RATIO, position_pass, row_rates
 from ..correction import correct_joints_and_drives, solves_whole, watched_look
 from .held_contacts import settle
 from ..jit import entry_kernel, kernel
 from .narrow_phase import separation_of
 from ..vector import body_point
-
-# Passes whose largest change is still STALL_RATIO of what it was STALL_PASSES passes before (an even
-# number: passes alternate direction) make no progress: a wedge, where pushing one contact out
-# presses another in, grows its impulses by the same amount every pass and never settles
-STALL_PASSES = 16
-STALL_RATIO = 0.99
 
 
 @kernel
@@ -56,8 +51,9 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     contacts count as converged if their last pass changed no gap by Dmax or the direct step closed
     them: only their tight tolerance is missing, which a smaller step would not reach faster. So do
     they, without waiting for the sweeps to run out, once the passes have stalled (STALL_PASSES). A direct
-    step that fails is tried again only after passes that did about its work, in this call or the next
-    (`settle_wait` passes in, the rest out), so that failing tries never cost more than the passes.
+    step that fails is tried again only after passes that did a multiple of its work, in this call or the next
+    (`settle_wait` passes in, the rest out), so that failing tries cost at most a fraction of the passes
+    (codes.SETTLE_RETRY_WORK).
     The joints' impulses take their levers at the step's start here, whatever settings.levers says
     (and so the velocity correction's at its end: work.levers_ready)."""
     work.levers_ready[0] = False
@@ -101,8 +97,8 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
             settled, settle_work = settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h,
                                           tightness * settings.dmax / h)
             # tried again once the passes have doubled (they may have found the support by then) and
-            # done about the work this try did, so that the tries at most double the loop's cost
+            # done SETTLE_RETRY_WORK times the work this try did
             if not settled:
-                next_settle = max(2 * passes, passes + settle_work // max(m, 1))
+                next_settle = max(2 * passes, passes + SETTLE_RETRY_WORK * settle_work // max(m, 1))
     return (joints_settled, settled or contact_change * tightness < settings.dmax, joint, gap, passes, flight_valid,
             max(next_settle - passes, 1))

@@ -19,6 +19,11 @@ COULOMB_ITERATIONS = 30  # Newton steps of the sliding impulse (converges in a f
 # solve drops dependent joint rows exactly (kernels/sparse.py), so a contact on a hinged body has a
 # singular block, and an impulse along such a direction would be infinite
 FREE_DIRECTION = 1e-9
+# Passes whose largest change is still STALL_RATIO of what it was STALL_PASSES passes before (an even
+# number: passes alternate direction) make no progress: a wedge, where pushing one contact out
+# presses another in, grows its impulses by the same amount every pass and never settles
+STALL_PASSES = 16
+STALL_RATIO = 0.99
 
 
 @kernel
@@ -169,13 +174,17 @@ def velocity_pass(contact_rows, block, accumulated, friction, normal_floor, carr
 
 @entry_kernel
 def velocity_passes(contact_rows, block, accumulated, friction, normal_floor, carried, twist, passes, limit, vmax):
-    """velocity_pass until a pass changes no rate by vmax or more, at most `limit` passes, each the
-    other way round from the one before (`passes` made so far). Returns the passes made in all."""
-    for _ in range(limit):
+    """velocity_pass until a pass changes no rate by vmax or more, or the passes have stalled
+    (STALL_PASSES), at most `limit` passes, each the other way round from the one before (`passes`
+    made so far). Returns the passes made in all."""
+    recent = np.full(STALL_PASSES, np.inf)  # the last STALL_PASSES passes' changes, by pass number
+    for made in range(limit):
         passes += 1
-        if velocity_pass(contact_rows, block, accumulated, friction, normal_floor, carried, twist,
-                         passes % 2 == 0) < vmax:
+        change = velocity_pass(contact_rows, block, accumulated, friction, normal_floor, carried, twist,
+                               passes % 2 == 0)
+        if change < vmax or change >= STALL_RATIO * recent[made % STALL_PASSES]:
             break
+        recent[made % STALL_PASSES] = change
     return passes
 
 
