@@ -70,7 +70,11 @@ class Contacts:
                               self.normal_a)
 
     def subset(self, keep: np.ndarray) -> "Contacts":
-        return Contacts([self.key[k] for k in np.flatnonzero(keep)], *(getattr(self, f)[keep] for f in FIELDS))
+        """The contacts where `keep` (m,) bool is set; these themselves when it is set everywhere."""
+        rows = np.flatnonzero(keep)
+        if len(rows) == len(self):
+            return self
+        return Contacts([self.key[k] for k in rows], *(getattr(self, f)[rows] for f in FIELDS))
 
     def refit(self, now: Frames, ahead: Frames) -> "Contacts":
         """Stewart-Trinkle §3.6: the tangent planes of curved surfaces as they are at the look-ahead,

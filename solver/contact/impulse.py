@@ -70,7 +70,9 @@ class ContactRows:
         # correction holds their normal rate at zero (two-sided), so no speed is left from it
         self.gap_now = contacts.separation(frames)  # (m,)
         self.overlapping = overlapping(self.gap_now, model.settings.dmax)  # (m,)
-        pushing = self.overlapping | np.array([key in pushed_out for key in contacts.key], dtype=bool)
+        pushing = self.overlapping
+        if pushed_out:
+            pushing = pushing | np.array([key in pushed_out for key in contacts.key], dtype=bool)
         self.normal_floor = np.where(pushing, -np.inf, 0.0)  # (m,) least normal impulse of P-step 4
 
     def with_more(self, model, instant: Instant, more: Contacts, frames: Frames) -> "ContactRows":
@@ -89,10 +91,14 @@ class ContactRows:
         as the last starts from none (kernels/contact/held_contacts.py finds a resting stack's support then)."""
         if scale > WARM_GROWTH:
             return
+        rows, impulses = [], []
         for row, key in enumerate(self.contacts.key):
             impulse = previous.get(key)
             if impulse is not None:
-                self.accumulated[row] = scale * impulse
+                rows.append(row)
+                impulses.append(impulse)
+        if rows:
+            self.accumulated[rows] = scale * np.array(impulses)
         if self.accumulated.any():
             self._rows_kernels.apply_impulses(self.rows, self.accumulated, twist)
 
