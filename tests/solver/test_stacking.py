@@ -93,3 +93,27 @@ def test_a_tower_stands_on_a_few_passes_a_step(max_corrections):
     sim.run(1.0)
     assert abs(sim.position("box7")[2] - 7.5 * SIZE) < TOWER_DRIFT
 
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_box_pressed_between_two_walls_settles_in_a_few_passes(method):
+    """A box 2e-7 m wider than the slot it sits in (a press fit, within Dmax): no impulse opens both
+    walls' contacts, so each pass pushes them apart by as much as the last and the passes never
+    settle by their own tolerance. The loop takes that as settled once they stall, instead of
+    spending every pass of the budget on each step; the box stays where it is."""
+    squeeze = 1e-7
+    half = 0.5 * SIZE - squeeze
+    walls = [floor(), {"name": "left", "type": "plane", "point": [-half, 0, 0], "normal": [1, 0, 0], "friction": 0.5},
+             {"name": "right", "type": "plane", "point": [half, 0, 0], "normal": [-1, 0, 0], "friction": 0.5}]
+    sim = simulate_contact([box_body("box", position=(0, 0, 0.5 * SIZE), size=SIZE, mass=MASS)], walls, method,
+                           dmax=DMAX, sleep_speed=AWAKE)
+    start = sim.position("box")
+    passes = []
+    for _ in range(50):
+        made = sim.stats["contact_passes"]
+        sim.step()
+        passes.append(sim.stats["contact_passes"] - made)
+    assert sim.stats["halvings"] == 0
+    assert np.linalg.norm(sim.position("box") - start) < DMAX
+    if method == "impulse":  # the LCP solves the contacts by Lemke's algorithm, not by passes
+        assert max(passes[1:]) <= sim.model.settings.max_corrections // 4
