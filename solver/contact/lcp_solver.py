@@ -14,10 +14,9 @@ short ladder of covering vectors is tried before giving up.
 
 A guessed support (which z are positive) is tried first: a resting stack's contacts keep theirs
 from step to step, and then one solve of those rows is the solution, where Lemke's algorithm pivots
-its way to it again from nothing (the row of four boxes' LCPs, 280 unknowns, take 10-150 ms each). When
-the guess misses a few contacts' supports, Lemke's algorithm starts from the guessed basis instead of
-from nothing (kernels/contact/lemke.warm_run): on three stacked boxes, where a fifth of the steps' supports
-change, 2-58 pivots instead of a cold start's 60-114.
+its way to it again from nothing. When the guess misses a few contacts' supports, Lemke's algorithm
+starts from the guessed basis instead of from nothing (kernels/contact/lemke.warm_run), which takes a
+few pivots where a cold start takes many (benchmarks/lemke_speed.py).
 """
 import numpy as np
 

@@ -131,9 +131,8 @@ def is_entry(dispatcher) -> bool:
 kernel = _decorator(python_entry=False, nrt=True)
 entry_kernel = _decorator(python_entry=True, nrt=True)
 # A kernel that creates no array and returns none only borrows its caller's: numba need not count
-# references to them. It counts them at every call of a kernel it does not inline, one atomic
-# increment and decrement per array handed over, about 0.3 us for a call with the model and the rows
-# (A02 N = 10: its step 54 us with them, 33 without). numba refuses to compile a borrowing kernel that
+# references to them, which it does at every call of a kernel it does not inline: an atomic increment
+# and decrement per array handed over (benchmarks/README.md, "Speed"). numba refuses to compile a borrowing kernel that
 # allocates or returns an array; one that calls a kernel returning a new array would leak it
 # (tests/solver/test_kernels.py counts the allocations of whole runs).
 borrowing_kernel = _decorator(python_entry=False, nrt=False)
