@@ -135,8 +135,11 @@ def with_look_ahead(contacts: Contacts, later: Contacts, ahead: Frames, dmax: fl
         return contacts
     if not len(contacts):
         return later
-    row_of = {key: row for row, key in enumerate(contacts.key)}
-    same = np.array([row_of.get(key, -1) for key in later.key], dtype=int)
+    if later.key == contacts.key:  # the same features touch, in the same order: each is its own
+        same = np.arange(len(later))
+    else:
+        row_of = {key: row for row, key in enumerate(contacts.key)}
+        same = np.array([row_of.get(key, -1) for key in later.key], dtype=int)
     known = same >= 0
     moved = known & (np.linalg.norm(ahead.points(later.body_b, later.probe_b)
                                     - ahead.points(contacts.body_b[same], contacts.probe_b[same]), axis=1) > dmax)
