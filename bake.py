@@ -43,11 +43,17 @@ class BakeReport:
     halvings: int
     warnings: list[str] = field(default_factory=list)  # what baked but may not be what was meant
     compile_seconds: float = 0.0  # of `seconds`, the time numba spent compiling kernels (first use only)
+    # under an error tolerance: the steps whose estimated error was too large, retried shorter, and the
+    # shortest step taken, s
+    rejected: int = 0
+    shortest_step: float = 0.0
 
     def __str__(self) -> str:
         compiled = f", {self.compile_seconds:.0f} s of it compiling the solver" if self.compile_seconds >= 0.5 else ""
+        controlled = (f", {self.rejected} steps retried shorter for the error tolerance, the shortest "
+                      f"{self.shortest_step:.3g} s" if self.rejected else "")
         return (f"baked {self.bodies} bodies over {self.frames} frames in {self.seconds:.2f} s{compiled} "
-                f"({self.steps} steps, {self.corrections} corrections, {self.halvings} halvings); "
+                f"({self.steps} steps, {self.corrections} corrections, {self.halvings} halvings{controlled}); "
                 f"worst joint gap {self.worst_gap:.3g} m")
 
 
@@ -137,7 +143,8 @@ class Bake:
                           self.worst_gap, stats["steps"], stats["corrections"], stats["halvings"],
                           list(self.built.warnings) + self.simulation.warnings + key_warnings
                           + ([self.slow] if self.slow else []),
-                          self.compile_clock.seconds - self.compiled_before)
+                          self.compile_clock.seconds - self.compiled_before, stats["rejected"],
+                          stats["smallest_substep"])
 
 
 def slow_warning(job: Bake, substeps_per_step: float) -> str | None:

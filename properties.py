@@ -162,6 +162,11 @@ class MECHBAKE_PG_scene(bpy.types.PropertyGroup):
     levers: EnumProperty(name="Levers", items=LEVERS, default="START")
     max_corrections: IntProperty(name="Max Corrections", description="Correction sweeps per step before halving",
                                  default=200, min=1)
+    error_tolerance: FloatProperty(name="Error Tolerance",
+                                   description="Largest estimated error a step may make, m per second of the step: "
+                                               "the steps shrink to keep below it (mechanisms without contact). "
+                                               "0: the steps shrink only when the joints do not close",
+                                   default=0.0, min=0.0, max=10.0, precision=6, unit="VELOCITY")
     sleep_speed: FloatProperty(name="Sleep Below", description="Resting piles of free bodies slower than this for "
                                                             "half a second sleep, still, until something touches "
                                                             "them, m/s. 0: nothing sleeps",
