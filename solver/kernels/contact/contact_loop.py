@@ -13,7 +13,7 @@ Contact arrays, m contacts (as kernels/contact/passes.py, plus their geometry):
 import numpy as np
 
 from ...codes import SETTLE_RETRY_WORK
-from .passes import STALL_PASSES, STALL_RATIO, position_pass, row_rates
+from .passes import STALL_PASSES, position_pass, row_rates, stalled
 from ..correction import correct_joints_and_drives, solves_whole, watched_look
 from .held_contacts import settle
 from ..jit import entry_kernel, kernel
@@ -87,10 +87,9 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
         contact_change = position_pass(contact_rows, block, accumulated, friction, gap_h, slip_h, rates_at_look,
                                        twist, h, passes % 2 == 0) / tightness
         flight_valid = corrected == 0 and drive_change == 0.0 and contact_change == 0.0
-        stalled = contact_change >= STALL_RATIO * recent[sweep % STALL_PASSES]
-        recent[sweep % STALL_PASSES] = contact_change
+        passes_stalled = stalled(recent, sweep, contact_change)
         if joints_settled and (contact_change < settings.dmax
-                               or (stalled and contact_change * tightness < settings.dmax)):
+                               or (passes_stalled and contact_change * tightness < settings.dmax)):
             return True, True, joint, gap, passes, flight_valid, max(next_settle - passes, 1)
         settled = False
         if passes >= next_settle and contact_change >= settings.dmax:  # the next sweep's pass measures what is left

@@ -83,6 +83,16 @@ def coulomb(current, slip, block, limit, out):
 
 
 @kernel
+def stalled(recent, made, change):
+    """Whether the pass numbered `made` has stalled: its `change` is still STALL_RATIO of the change
+    STALL_PASSES passes before, kept in `recent` (STALL_PASSES,), where it is recorded in turn."""
+    slot = made % STALL_PASSES
+    stopped = change >= STALL_RATIO * recent[slot]
+    recent[slot] = change
+    return stopped
+
+
+@kernel
 def _part(pulled, eigenvalue, shift, free):
     """pulled / (eigenvalue + shift), 0 along a locked direction (eigenvalue + shift below `free`)."""
     return pulled / (eigenvalue + shift) if eigenvalue + shift > free else 0.0
@@ -182,9 +192,8 @@ def velocity_passes(contact_rows, block, accumulated, friction, normal_floor, ca
         passes += 1
         change = velocity_pass(contact_rows, block, accumulated, friction, normal_floor, carried, twist,
                                passes % 2 == 0)
-        if change < vmax or change >= STALL_RATIO * recent[made % STALL_PASSES]:
+        if change < vmax or stalled(recent, made, change):
             break
-        recent[made % STALL_PASSES] = change
     return passes
 
 
