@@ -10,8 +10,12 @@ import functools
 import hashlib
 import os
 import pathlib
+import threading
 import time
 
+import numpy as np
+
+from ..arrays import ModelArrays, RowArrays, SolverSettings, WorkArrays
 from .cache import SOLVER_FOLDER, cache_folder, is_generic, repair, set_cache_folder  # noqa: F401  (set_cache_folder: the API named here)
 
 CACHE_FOLDER = cache_folder()
@@ -101,16 +105,90 @@ class InnerDispatcher(CPUDispatcher):
                         "mark it entry_kernel (or borrowing_entry_kernel) to call it from Python")
 
 
+# The arrays a simulation builds once and never rebuilds (the model's, the settings, the joints' rows,
+# the work arrays): a call from Python types each of them once, by identity.
+LASTING = frozenset((ModelArrays, SolverSettings, RowArrays, WorkArrays))
+SCALARS = frozenset((float, bool, np.float64, np.int64, np.bool_))
+FAST_CALLS = 8  # argument typings an entry kernel keeps, the oldest dropped first; each holds its lasting arrays
+_ARRAY_FLAGS = 0x1 | 0x2 | 0x100 | 0x400  # C and F contiguous, aligned, writeable: what numba's array type says
+_INT64 = 2**63
+
+
+class EntryDispatcher(CPUDispatcher):
+    """A kernel Python calls. numba types every argument of every call, array by array, which for the
+    model's and the rows' arrays takes longer than a small scene's kernel runs (docs/contact_step.md).
+    A call with LASTING arrays types them once: later calls with the same objects and arguments of
+    the same kinds go straight to the compiled entry numba chose for them."""
+
+    def __call__(self, *args, **kwargs):
+        if kwargs or not any(type(arg) in LASTING for arg in args):
+            return super().__call__(*args, **kwargs)
+        key = _call_key(args)
+        fast = self.__dict__.setdefault("_fast_calls", {})
+        found = fast.get(key) if key is not None else None
+        if found is not None:
+            return found[0](*args)
+        result = super().__call__(*args)  # types, compiles if need be, runs
+        if key is not None:
+            with _KEEPING:
+                overload = self.overloads.get(tuple(_typeof_argument(self, arg) for arg in args))
+                if overload is not None:  # no overload of exactly these types: numba converted; stay on its path
+                    if len(fast) >= FAST_CALLS:
+                        del fast[next(iter(fast))]
+                    fast[key] = (overload.entry_point, tuple(arg for arg in args if type(arg) in LASTING))
+        return result
+
+
+def _call_key(args) -> tuple | None:
+    """What numba's types of the arguments depend on: a lasting tuple's identity (the entry holds the
+    tuple, so the identity is not reused; nothing reshapes or retypes its arrays in place), an array's
+    dtype, dimensions and flags, a scalar's type; None for an argument of another kind."""
+    key: list = []
+    for arg in args:
+        kind = type(arg)
+        if kind in LASTING:
+            key.append(id(arg))
+        elif kind is np.ndarray:
+            key.append((arg.dtype, arg.ndim, arg.flags.num & _ARRAY_FLAGS))
+        elif kind in SCALARS or (kind is int and -_INT64 <= arg < _INT64):
+            key.append(kind)
+        elif isinstance(arg, tuple):
+            inner = _call_key(arg)
+            if inner is None:
+                return None
+            key.append((kind, inner))
+        else:
+            return None
+    return tuple(key)
+
+
+_KEEPING = threading.Lock()  # what calls keep, changed by one thread at a time
+_lasting_types: dict[int, tuple] = {}  # id: (a lasting tuple, its numba type), the oldest dropped first
+
+
+def _typeof_argument(dispatcher, arg):
+    """numba's type of an argument; a lasting tuple's is kept (typing one takes 0.3-0.6 ms)."""
+    if type(arg) not in LASTING:
+        return dispatcher.typeof_pyval(arg)
+    found = _lasting_types.get(id(arg))
+    if found is None or found[0] is not arg:
+        if len(_lasting_types) >= 8 * len(LASTING):
+            del _lasting_types[next(iter(_lasting_types))]
+        found = _lasting_types[id(arg)] = (arg, dispatcher.typeof_pyval(arg))
+    return found[1]
+
+
 def _decorator(python_entry: bool, nrt: bool):
-    """numba's njit with the solver's options; a kernel without a Python entry is an InnerDispatcher.
+    """numba's njit with the solver's options: an EntryDispatcher, or without a Python entry an InnerDispatcher.
     No kernel is used as a first-class function value, so none needs numba's C-callable wrapper."""
     options = {"error_model": "numpy", "_nrt": nrt, "no_cfunc_wrapper": True, "no_cpython_wrapper": not python_entry}
     cache = CACHE_FOLDER is not None
 
     def decorate(function):
-        if python_entry or numba.config.DISABLE_JIT:
+        if numba.config.DISABLE_JIT:
             return numba.njit(cache=cache, **options)(function)
-        dispatcher = InnerDispatcher(py_func=function, locals={}, targetoptions={"nopython": True, **options})
+        kind = EntryDispatcher if python_entry else InnerDispatcher
+        dispatcher = kind(py_func=function, locals={}, targetoptions={"nopython": True, **options})
         if cache:
             dispatcher.enable_caching()
         return dispatcher

@@ -104,3 +104,48 @@ def test_an_inner_kernel_called_from_python_raises():
     assert not jit.is_entry(vector.dot)
     with pytest.raises(TypeError, match="entry_kernel"):
         vector.dot(np.ones(3), np.ones(3))
+
+
+def spinning_top_instant():
+    """The Instant of a free body with unequal moments spinning about a tilted axis, under gravity."""
+    from mechbake.solver import Model, Simulation
+
+    body = {"name": "top", "mass": 2.0, "inertia": [0.1, 0.2, 0.3], "position": [0, 0, 1],
+            "velocity": [0.5, 0, 0], "angular_velocity": [3.0, 1.0, 7.0]}
+    model = Model.from_dict({"format": "mechbake/1", "gravity": [0, 0, -9.81], "bodies": [body], "joints": []})
+    return Simulation(model).instant
+
+
+def test_a_call_with_lasting_arrays_goes_straight_to_the_entry_numba_chose_and_answers_alike():
+    from numba.core.registry import CPUDispatcher
+    from mechbake.solver.kernels import flight
+
+    instant = spinning_top_instant()
+    state = instant.state
+    args = (instant.arrays, instant.settings.taylor_order, 0.25, state.frames.position, state.frames.rotation,
+            state.twist, 0.01)
+    plain, fast = instant.flight, instant.flight._replace(**{f: np.empty_like(a) for f, a in
+                                                             instant.flight._asdict().items()})
+    CPUDispatcher.__call__(flight.fly, *args, plain)
+    flight.fly(*args, fast)  # types the arguments, and keeps what it found
+    assert jit._call_key(args + (fast,)) in flight.fly._fast_calls
+    for array in fast:
+        array[:] = np.nan
+    flight.fly(*args, fast)  # through the kept entry
+    for name, expected in plain._asdict().items():
+        np.testing.assert_array_equal(getattr(fast, name), expected, err_msg=name)
+    assert np.ptp(fast.rotation[1]) > 0  # the top turned
+
+
+def test_the_fast_call_key_tells_apart_what_numba_types_apart():
+    instant = spinning_top_instant()
+    array = np.zeros((4, 3))
+    readonly = array.copy()
+    readonly.flags.writeable = False
+    kinds = [array, array[:, :2], array.T, array.astype(np.float32), array.astype(np.int64), array.astype(">f8"), array.reshape(-1),
+             readonly, 1, 1.0, True, np.float64(1.0), instant.arrays, instant.arrays._replace(),
+             (array, 1.0), (array, 1)]
+    keys = [jit._call_key((kind,)) for kind in kinds]
+    assert len(set(keys)) == len(kinds)  # no two kinds share a key
+    assert jit._call_key((np.ones((4, 3)), 2, 3.5, instant.arrays)) == jit._call_key((array, 1, 1.0, instant.arrays))
+    assert jit._call_key((2**63,)) is None and jit._call_key(([1.0],)) is None and jit._call_key((None,)) is None
