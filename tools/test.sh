@@ -5,6 +5,8 @@
 # to pytest and run with Blender 5.0 only (`bash tools/test.sh tests/blender -x`).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+# the set-up takes about 8 GB: a run that fails with "No space left on device" says here what it had
+echo "tests: $(df -h --output=avail "$root" | tail -1 | tr -d ' ') free on the disk at the start"
 bash "$root/tools/setup.sh"
 cd "$root"
 if [ $# -gt 0 ]; then
