@@ -131,12 +131,21 @@ class EntryDispatcher(CPUDispatcher):
         result = super().__call__(*args)  # types, compiles if need be, runs
         if key is not None:
             with _KEEPING:
-                overload = self.overloads.get(tuple(_typeof_argument(self, arg) for arg in args))
-                if overload is not None:  # no overload of exactly these types: numba converted; stay on its path
+                overload = self._chosen_overload(args)
+                if overload is not None:
                     if len(fast) >= FAST_CALLS:
                         del fast[next(iter(fast))]
                     fast[key] = (overload.entry_point, tuple(arg for arg in args if type(arg) in LASTING))
         return result
+
+    def _chosen_overload(self, args):
+        """The compiled overload numba has just run for these arguments: its only one (numba's entry
+        converts the arguments as numba's dispatch would), else the one of exactly their types; None
+        when no overload has exactly their types (numba converted them): such calls stay on its path."""
+        overloads = list(self.overloads.values())
+        if len(overloads) == 1:
+            return overloads[0]
+        return self.overloads.get(tuple(_typeof_argument(self, arg) for arg in args))
 
 
 def _call_key(args) -> tuple | None:

@@ -142,8 +142,8 @@ def test_the_fast_call_key_tells_apart_what_numba_types_apart():
     array = np.zeros((4, 3))
     readonly = array.copy()
     readonly.flags.writeable = False
-    kinds = [array, array[:, :2], array.T, array.astype(np.float32), array.astype(np.int64), array.astype(">f8"), array.reshape(-1),
-             readonly, 1, 1.0, True, np.float64(1.0), instant.arrays, instant.arrays._replace(),
+    kinds = [array, array[:, :2], array.T, array.astype(np.float32), array.astype(np.int64), array.astype(">f8"),
+             array.reshape(-1), readonly, 1, 1.0, True, np.float64(1.0), instant.arrays, instant.arrays._replace(),
              (array, 1.0), (array, 1)]
     keys = [jit._call_key((kind,)) for kind in kinds]
     assert len(set(keys)) == len(kinds)  # no two kinds share a key
