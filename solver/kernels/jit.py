@@ -121,7 +121,7 @@ class EntryDispatcher(CPUDispatcher):
     the same kinds go straight to the compiled entry numba chose for them."""
 
     def __call__(self, *args, **kwargs):
-        if kwargs or not any(type(arg) in LASTING for arg in args):
+        if kwargs or LASTING.isdisjoint(map(type, args)):
             return super().__call__(*args, **kwargs)
         key = _call_key(args)
         fast = self.__dict__.setdefault("_fast_calls", {})

@@ -33,8 +33,7 @@ def test_box_lands_on_a_fixed_floor_and_rests_on_it(method):
 def test_three_equal_crates_stacked_stand_still(method):
     """Resting contact as an artist builds it: three 0.4 m crates (cubes with unapplied scale, the
     middle one turned 90 degrees about z, which leaves its shape where it was) stacked on a Fixed floor mesh,
-    frames 10-85 at 25 fps. Their corners sit on the edges of the faces below; over 3 s none moves
-    (the top one used to end 0.8 m away)."""
+    frames 10-85 at 25 fps. Their corners sit on the edges of the faces below; over 3 s none moves."""
     add_box("Floor", (3.0, 3.0, 0.2), (0, 0, -0.1), role="FIXED", shape="MESH")
     crates = [add_box(f"Crate{k}", (0.4, 0.4, 0.4), (0, 0, 0.2 + 0.4 * k), rotation=(0, 0, math.pi / 2 * (k == 1)),
                       mass=10.0) for k in range(3)]
