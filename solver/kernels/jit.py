@@ -16,6 +16,7 @@ import time
 import numpy as np
 
 from ..arrays import ModelArrays, RowArrays, SolverSettings, WorkArrays
+from ..contact.shape_table import ShapeTable
 from .cache import SOLVER_FOLDER, cache_folder, is_generic, repair, set_cache_folder  # noqa: F401  (set_cache_folder: the API named here)
 
 CACHE_FOLDER = cache_folder()
@@ -105,9 +106,9 @@ class InnerDispatcher(CPUDispatcher):
                         "mark it entry_kernel (or borrowing_entry_kernel) to call it from Python")
 
 
-# The arrays a simulation builds once and never rebuilds (the model's, the settings, the joints' rows,
-# the work arrays): a call from Python types each of them once, by identity.
-LASTING = frozenset((ModelArrays, SolverSettings, RowArrays, WorkArrays))
+# The arrays a simulation builds once and never rebuilds (the model's, its shapes', the settings, the
+# joints' rows, the work arrays): a call from Python types each of them once, by identity.
+LASTING = frozenset((ModelArrays, ShapeTable, SolverSettings, RowArrays, WorkArrays))
 SCALARS = frozenset((float, bool, np.float64, np.int64, np.bool_))
 FAST_CALLS = 8  # argument typings an entry kernel keeps, the oldest dropped first; each holds its lasting arrays
 _ARRAY_FLAGS = 0x1 | 0x2 | 0x100 | 0x400  # C and F contiguous, aligned, writeable: what numba's array type says
