@@ -1,17 +1,22 @@
 """Resting islands fall asleep and cost nothing until something touches them (Box2D's and Bullet's
 sleeping, by islands as Box2D v3 does).
 
-An island is a set of bodies linked by touching contacts. It falls asleep once every body in it has moved
-slower than `sleep_speed` (its centre, and its shape's farthest point about the centre) for SLEEP_AFTER
-seconds, if it rests on something that does not move (the world, a plane, a mesh, a fixed body): a pile
-sleeps, a body drifting slowly in space does not. Only free bodies sleep: an island that holds a body with
-a joint or a motion table stays awake. A sleeping body keeps its place and has no speed; the kernels see
-it as fixed (no mass, no gravity), and the broad phase looks only at pairs in which a body moves. A
-sleeping island wakes whole as soon as a moving body comes within the contact margin of one of its bodies.
+An island is a set of bodies linked by touching contacts and by joints. It falls asleep once every body
+in it has moved slower than `sleep_speed` (its centre, and its shape's farthest point about the centre)
+for SLEEP_AFTER seconds, if it rests on something that does not move (the world, a plane, a mesh, a
+fixed body, through a contact or a joint): a pile or a chain lying on the floor sleeps, a body drifting
+slowly in space does not. Only bodies with a shape sleep, and only on joints that hold them without
+moving them (no motor, servo, brake, spring or applied effort; limits may act): an island that holds
+another body, or a body with a motion table, stays awake. A sleeping body keeps its place and has no
+speed; the kernels see it as fixed (no mass, no gravity), and the broad phase looks only at pairs in
+which a body moves. A sleeping island wakes whole, with every body jointed to it, as soon as a moving
+body comes within the contact margin of one of its bodies.
 """
 import numpy as np
 
+from .drives import LOWER_LIMIT, UPPER_LIMIT
 from .frames import Frames
+from .joints import SPRING
 
 SLEEP_AFTER = 0.5  # s an island stays below the sleep speed before it sleeps (Box2D's b2_timeToSleep)
 
@@ -26,12 +31,16 @@ class Sleep:
         self._awake_arrays = arrays
         layout = model.contacts
         n = len(model.body_names)
-        jointed = np.zeros(n, dtype=bool)
-        jointed[model.joint_body_a] = jointed[model.joint_body_b] = True
+        self._joint_a, self._joint_b = model.joint_body_a, model.joint_body_b  # (m,) the bodies each joint links
+        driven = np.zeros(n, dtype=bool)  # on a joint that moves its bodies by itself
+        moving_joint = arrays.joint_kind == SPRING
+        passive = (arrays.drive_kind == LOWER_LIMIT) | (arrays.drive_kind == UPPER_LIMIT)
+        moving_joint[arrays.axis_joint[arrays.drive_axis[~passive]]] = True
+        driven[self._joint_a[moving_joint]] = driven[self._joint_b[moving_joint]] = True
         shaped = np.zeros(n, dtype=bool)
         shaped[layout.shapes.body] = True
-        # (n,) bodies that may sleep: free, moved by nothing but contacts and gravity
-        self.may_sleep = model.body_dynamic & ~jointed & shaped & (self.speed > 0)
+        # (n,) bodies that may sleep: moved by nothing but contacts, gravity and joints that only hold
+        self.may_sleep = model.body_dynamic & ~driven & shaped & (self.speed > 0)
         self.reach = np.zeros(n)  # (n,) m: the farthest point of a body's shape from its centre of mass
         np.maximum.at(self.reach, layout.shapes.body, layout.slot_reach)
         self.asleep = np.zeros(n, dtype=bool)  # (n,)
@@ -60,13 +69,15 @@ class Sleep:
                  & (np.linalg.norm(end.position - start.position, axis=1) < limit) & (angle * self.reach < limit))
         self.rest_time = np.where(still & self.may_sleep & ~self.asleep, self.rest_time + h, 0.0)
         moving, awake = self._moves, self._moves & ~self.asleep
-        island = _islands(len(twist), touching_a, touching_b, awake)
-        # an island sleeps when all its bodies may and have rested long enough, and it touches the ground
+        link_a = np.concatenate((touching_a, self._joint_a))
+        link_b = np.concatenate((touching_b, self._joint_b))
+        island = _islands(len(twist), link_a, link_b, awake)
+        # an island sleeps when all its bodies may and have rested long enough, and it rests on the ground
         blocked = np.zeros(len(twist), dtype=bool)
         np.logical_or.at(blocked, island[awake], ~self.may_sleep[awake] | (self.rest_time[awake] < SLEEP_AFTER))
         grounded = np.zeros(len(twist), dtype=bool)
-        on_ground = ~moving[touching_a] | ~moving[touching_b] | self.asleep[touching_a] | self.asleep[touching_b]
-        grounded[island[touching_a[on_ground]]] = grounded[island[touching_b[on_ground]]] = True
+        on_ground = ~moving[link_a] | ~moving[link_b] | self.asleep[link_a] | self.asleep[link_b]
+        grounded[island[link_a[on_ground]]] = grounded[island[link_b[on_ground]]] = True
         falling = awake & ~blocked[island] & grounded[island]
         if not falling.any():
             return np.zeros(0, dtype=int)
@@ -87,7 +98,15 @@ class Sleep:
                                   body_b[self.asleep[body_b] & moving[body_a]]))
         if not len(touched):
             return touched
-        return np.flatnonzero(self.asleep & np.isin(self.island, self.island[touched]))
+        woken = self.asleep & np.isin(self.island, self.island[touched])
+        while True:  # and the sleeping islands jointed to those: a joint never holds a body to a sleeper
+            jointed = (woken[self._joint_a] & self.asleep[self._joint_b]) | (
+                woken[self._joint_b] & self.asleep[self._joint_a])
+            more = self.asleep & ~woken & np.isin(self.island, self.island[np.concatenate((
+                self._joint_a[jointed], self._joint_b[jointed]))])
+            if not more.any():
+                return np.flatnonzero(woken)
+            woken |= more
 
     def wake(self, bodies: np.ndarray) -> None:
         """Wakes the bodies (at rest, where they are)."""
@@ -109,7 +128,8 @@ class Sleep:
 
 
 def _islands(n: int, body_a: np.ndarray, body_b: np.ndarray, linked: np.ndarray) -> np.ndarray:
-    """(n,) a label per body: bodies joined through contacts between two `linked` (n,) bodies share it."""
+    """(n,) a label per body: bodies joined through links (contacts, joints: bodies a and b (k,)) between
+    two `linked` (n,) bodies share it."""
     parent = np.arange(n)
 
     def root(b: int) -> int:

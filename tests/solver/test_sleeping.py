@@ -1,7 +1,9 @@
-"""Resting islands sleep (solver/sleeping.py): a tower at rest falls asleep and stays exactly where it
-was; whatever nears a sleeping island wakes it and meets the same bodies it would meet awake; what is
-not resting on something still, or rests on something moved by a motion table or a joint, never
-sleeps."""
+"""Resting islands sleep (solver/sleeping.py): a tower or a chain at rest falls asleep and stays exactly
+where it was; whatever nears a sleeping island wakes it, with every body jointed to it, and meets the
+same bodies it would meet awake; what is not resting on something still, rests on something moved by a
+motion table, or is moved by a joint's motor or spring, never sleeps."""
+import math
+
 import numpy as np
 import pytest
 
@@ -116,6 +118,79 @@ def test_a_box_on_an_animated_platform_stays_awake_and_rides_it():
     assert sim.stats["asleep"] == 0
     sim.run(1.0)
     assert sim.position("box")[2] == pytest.approx(0.15 + 0.2, abs=1e-3)
+
+
+def chain_on_the_floor(links: int = 6, drop: float = 0.01, motor: dict | None = None, extra=(), **settings):
+    """Capsule links (0.1 m, radius 0.02 m, 0.2 kg) along x on ball joints, `drop` above the floor; with
+    `motor`, the first joint is a hinge about y driven by it."""
+    length, radius, mass = 0.1, 0.02, 0.2
+    across = mass * (3 * radius * radius + length * length) / 12
+    bodies = [{"name": f"link{k}", "mass": mass, "inertia": [across, across, 0.5 * mass * radius * radius],
+               "position": [length * (k + 0.5), 0, radius + drop],
+               "orientation": [math.cos(math.pi / 4), 0, math.sin(math.pi / 4), 0],
+               "shape": {"type": "capsule", "radius": radius, "length": length}, "friction": 0.5}
+              for k in range(links)]
+    joints = [{"name": f"ball{k}", "type": "ball", "body_a": f"link{k}", "body_b": f"link{k + 1}",
+               "anchor": [length * (k + 1), 0, radius + drop]} for k in range(links - 1)]
+    if motor is not None:
+        joints[0] = {**joints[0], "type": "hinge", "axis": [0, 1, 0], "motor": motor}
+    return simulate_contact(bodies + list(extra), [floor()], "impulse", joints=joints, dmax=DMAX, **settings)
+
+
+def test_a_chain_lying_on_the_floor_falls_asleep_whole_with_its_joints_closed():
+    """Dropped 1 cm, the chain settles and sleeps as one island (linked by its joints); asleep, nothing of
+    it is solved, no link moves at all, and its joints stay closed."""
+    sim = chain_on_the_floor()
+    sim.run(1.5)
+    assert sim.stats["asleep"] == 6
+    before = [sim.position(f"link{k}") for k in range(6)]
+    substeps = sim.stats["contact_substeps"]
+    sim.run(1.0)
+    assert sim.stats["contact_substeps"] == substeps
+    for k, position in enumerate(before):
+        assert np.array_equal(sim.position(f"link{k}"), position)
+        assert position[2] == pytest.approx(0.02, abs=DMAX)
+    assert sim.max_joint_error() < DMAX
+
+
+def test_a_box_dropped_on_one_end_of_a_sleeping_chain_wakes_all_of_it():
+    """A box falls 2 m onto the first link of a chain that fell asleep meanwhile: the whole chain wakes
+    at once, the far end too (it is jointed to the island the box nears), and its joints hold."""
+    dropped = box_body("dropped", position=(0.05, 0, 2.2), size=0.1, mass=0.5)
+    sim = chain_on_the_floor(extra=[dropped])
+    sim.run(0.6)
+    asleep_before = sim.stats["asleep"]
+    while not sim.stats["wakes"]:
+        sim.step()
+    assert asleep_before == 6 and sim.stats["asleep"] == 0
+    assert sim.position("dropped")[2] > 0.09 - 1e-4  # woken in the step that meets it: not into the link
+    sim.run(1.0)
+    assert sim.position("dropped")[2] == pytest.approx(0.04 + 0.05, abs=1e-3)  # on the first link
+    assert sim.max_joint_error() < DMAX
+
+
+def test_a_sleeping_chain_holds_still_while_a_body_beside_it_moves():
+    """A box lands 2 m from a sleeping chain: the chain's joints link bodies that the kernels see as
+    fixed while the box's step is solved, and nothing of the chain moves."""
+    sim = chain_on_the_floor(extra=[box_body("dropped", position=(2.6, 0, 2.2), size=0.1, mass=0.5)])
+    sim.run(0.6)
+    assert sim.stats["asleep"] == 6
+    before = [sim.position(f"link{k}") for k in range(6)]
+    sim.run(1.0)
+    assert sim.position("dropped")[2] == pytest.approx(0.05, abs=1e-4)
+    assert sim.stats["wakes"] == 0
+    for k, position in enumerate(before):
+        assert np.array_equal(sim.position(f"link{k}"), position)
+    assert sim.max_joint_error() < DMAX
+
+
+@pytest.mark.parametrize("motor", [{"mode": "position", "target": 0.0, "max_torque": 5.0},
+                                   {"mode": "velocity", "target": 0.0, "max_torque": 5.0}],
+                         ids=["servo", "velocity motor"])
+def test_a_chain_with_a_motor_on_a_joint_stays_awake(motor):
+    sim = chain_on_the_floor(motor=motor)
+    sim.run(2.0)
+    assert sim.stats["asleep"] == 0
 
 
 def test_a_negative_sleep_speed_is_an_error_naming_the_field():
