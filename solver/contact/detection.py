@@ -113,50 +113,22 @@ def find_contacts(model, now: Frames, ahead: Frames, active: ActiveSlots | None 
     pair_kind, pair_a, pair_b, pair_margin = _near_pairs(layout, active, now, ahead)
     if not len(pair_kind):
         return joined(*on_meshes)
-    contacts = _manifold_points(layout, now, pair_kind, pair_a, pair_b, pair_margin)
-    if ahead is now:
-        return joined(contacts.subset(contacts.separation(now) < MARGIN), *on_meshes)
-    # the features that touch at the look-ahead too: a box tipping from one edge onto a face meets the
-    # floor with corners that are not on the face it touched with at first
-    later = _manifold_points(layout, ahead, pair_kind, pair_a, pair_b, pair_margin)
-    contacts = with_look_ahead(contacts, later, ahead, model.settings.dmax)
-    near = contacts.subset(np.minimum(contacts.separation(now), contacts.separation(ahead)) < MARGIN)
-    return joined(near, *on_meshes)
-
-
-def with_look_ahead(contacts: Contacts, later: Contacts, ahead: Frames, dmax: float) -> Contacts:
-    """The contacts with the points of the look-ahead's manifolds they lack: new features are added,
-    and a known feature whose point has moved by more than Dmax (no material point: where a box's
-    edge crosses an edge or a side of the face below, the crossing slides along the edge as the box
-    moves) takes the look-ahead's point, where the step will end. Keeping both would put two
-    contacts with slightly different normals at nearly one place, whose friction the passes cannot
-    divide between them."""
-    if not len(later):
-        return contacts
-    if not len(contacts):
-        return later
-    if later.key == contacts.key:  # the same features touch, in the same order: each is its own
-        same = np.arange(len(later))
-    else:
-        row_of = {key: row for row, key in enumerate(contacts.key)}
-        same = np.array([row_of.get(key, -1) for key in later.key], dtype=int)
-    known = same >= 0
-    moved = known & (np.linalg.norm(ahead.points(later.body_b, later.probe_b)
-                                    - ahead.points(contacts.body_b[same], contacts.probe_b[same]), axis=1) > dmax)
-    if moved.any():
-        contacts = Contacts(list(contacts.key), *(getattr(contacts, f).copy() for f in FIELDS))
-        for f in FIELDS:
-            getattr(contacts, f)[same[moved]] = getattr(later, f)[moved]
-    return joined(contacts, later.subset(~known))
-
-
-def _manifold_points(layout, frames: Frames, pair_kind, pair_a, pair_b, pair_margin) -> Contacts:
-    """The contacts of the pairs' manifolds in the given frames, fixed in their bodies from there on."""
     from ..kernels.contact import narrow_phase  # compiled on first use: building a model never imports numba
 
-    source, bodies, probe_b, radius, surface_a, normal_a, segment_a, radius_a = narrow_phase.contact_points(
-        layout.shapes, frames.position, frames.rotation, pair_kind, pair_a, pair_b, pair_margin, layout.plane_point,
-        layout.plane_normal)
+    if ahead is now:
+        contacts = _keyed(layout, narrow_phase.contact_points(
+            layout.shapes, now.position, now.rotation, pair_kind, pair_a, pair_b, pair_margin, layout.plane_point,
+            layout.plane_normal))
+        return joined(contacts.subset(contacts.separation(now) < MARGIN), *on_meshes)
+    return joined(_keyed(layout, narrow_phase.contacts_over_step(
+        layout.shapes, now.position, now.rotation, ahead.position, ahead.rotation, pair_kind, pair_a, pair_b,
+        pair_margin, layout.plane_point, layout.plane_normal, MARGIN, model.settings.dmax)), *on_meshes)
+
+
+def _keyed(layout, points: tuple) -> Contacts:
+    """The narrow phase's points (kernels/contact/narrow_phase.contact_points' arrays) as Contacts, keyed by
+    their features, with their pairs' friction and restitution."""
+    source, bodies, probe_b, radius, surface_a, normal_a, segment_a, radius_a = points
     body_a, body_b = np.ascontiguousarray(bodies.T)  # columns as views would compile the kernels again for them
     friction, restitution = _pair_surface(layout, source, body_a, body_b)
     keys = [(PAIR_KIND_NAMES[kind], int(index), int(slot), int(feature))

@@ -133,6 +133,85 @@ def contact_points(table, position, rotation, pair_kind, pair_a, pair_b, pair_ma
             normal_a[:m].copy(), segment_a[:m].copy(), radius_a[:m].copy())
 
 
+@entry_kernel
+def contacts_over_step(table, position, rotation, ahead_position, ahead_rotation, pair_kind, pair_a, pair_b,
+                       pair_margin, plane_point, plane_normal, margin, dmax):
+    """The contact points of the step from these frames to the look-ahead's, as contact_points gives
+    them: the points of the pairs' manifolds now, then the points of the look-ahead's manifolds whose
+    features they lack (a box tipping from one edge onto a face meets the floor with corners that are
+    not on the face it touched with at first), kept where within `margin` now or at the look-ahead. A
+    feature found at both whose point moved by more than dmax (no material point: where an edge
+    crosses an edge, the crossing slides along it as the body moves) takes the look-ahead's point,
+    where the step will end: keeping both would put two contacts with slightly different normals at
+    nearly one place, whose friction the passes cannot divide between them."""
+    now = contact_points(table, position, rotation, pair_kind, pair_a, pair_b, pair_margin, plane_point, plane_normal)
+    later = contact_points(table, ahead_position, ahead_rotation, pair_kind, pair_a, pair_b, pair_margin, plane_point,
+                           plane_normal)
+    m_now, m_later = now[0].shape[0], later[0].shape[0]
+    match = np.full(m_later, -1, dtype=np.int64)  # the row now of each look-ahead point's feature
+    i = j = 0
+    for k in range(pair_kind.shape[0]):  # both list the pairs' points in the pairs' order
+        i_end, j_end = i, j
+        while i_end < m_now and _of_pair(now[0], i_end, pair_kind[k], pair_a[k], pair_b[k]):
+            i_end += 1
+        while j_end < m_later and _of_pair(later[0], j_end, pair_kind[k], pair_a[k], pair_b[k]):
+            j_end += 1
+        for b in range(j, j_end):
+            for a in range(i, i_end):
+                if now[0][a, 3] == later[0][b, 3]:
+                    match[b] = a
+        i, j = i_end, j_end
+    rows = np.empty(m_now + m_later, dtype=np.int64)  # >= 0: a row now; < 0: row -1 - r of the look-ahead
+    m = 0
+    for a in range(m_now):
+        rows[m] = a
+        m += 1
+    here, there = np.empty(3), np.empty(3)
+    for b in range(m_later):
+        a = match[b]
+        if a < 0:
+            rows[m] = -1 - b
+            m += 1
+            continue
+        body = later[1][b, 1]
+        body_point(ahead_position[body], ahead_rotation[body], later[2][b], here)
+        body_point(ahead_position[body], ahead_rotation[body], now[2][a], there)
+        if np.sqrt((here[0] - there[0]) ** 2 + (here[1] - there[1]) ** 2 + (here[2] - there[2]) ** 2) > dmax:
+            rows[a] = -1 - b
+    source = np.empty((m, 4), dtype=np.int64)
+    body = np.empty((m, 2), dtype=np.int64)
+    probe_b, radius = np.empty((m, 3)), np.empty(m)
+    surface_a, normal_a = np.empty((m, 3)), np.empty((m, 3))
+    segment_a, radius_a = np.empty((m, 2, 3)), np.empty(m)
+    probe, surface, normal = np.empty(3), np.empty(3), np.empty(3)
+    kept = 0
+    for r in range(m):
+        found = now if rows[r] >= 0 else later
+        row = rows[r] if rows[r] >= 0 else -1 - rows[r]
+        source_of, body_of, probe_of, radius_of, surface_of, normal_of, segment_of, radius_a_of = found
+        a, b = body_of[row, 0], body_of[row, 1]
+        gap = min(separation_of(position, rotation, a, b, probe_of[row], radius_of[row], surface_of[row],
+                                normal_of[row], probe, surface, normal),
+                  separation_of(ahead_position, ahead_rotation, a, b, probe_of[row], radius_of[row], surface_of[row],
+                                normal_of[row], probe, surface, normal))
+        if gap >= margin:
+            continue
+        source[kept] = source_of[row]
+        body[kept] = body_of[row]
+        probe_b[kept], radius[kept] = probe_of[row], radius_of[row]
+        surface_a[kept], normal_a[kept] = surface_of[row], normal_of[row]
+        segment_a[kept], radius_a[kept] = segment_of[row], radius_a_of[row]
+        kept += 1
+    return (source[:kept].copy(), body[:kept].copy(), probe_b[:kept].copy(), radius[:kept].copy(),
+            surface_a[:kept].copy(), normal_a[:kept].copy(), segment_a[:kept].copy(), radius_a[:kept].copy())
+
+
+@kernel
+def _of_pair(source, row, kind, a, slot_b):
+    """Whether the point in that row of contact_points' source is of the pair (kind, a, slot b)."""
+    return source[row, 0] == kind and source[row, 1] == a and source[row, 2] == slot_b
+
+
 @kernel
 def _emit(table, manifold, count, kind, index, slot_b, body_a, slot_a, position, rotation, source, body, probe_b,
           radius, surface_a, normal_a, segment_a, radius_a, m):
