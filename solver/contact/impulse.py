@@ -185,15 +185,9 @@ def resolve_impacts(model, instant: Instant, contacts: Contacts, frames: Frames,
 
 
 def normal_rates(contacts: Contacts, frames: Frames, twist: np.ndarray) -> np.ndarray:
-    """(m,) how fast each contact opens now (negative: closing): n . (v_b + w_b x r_b - v_a - w_a x r_a)
-    at the contact point, for the (n, 6) twist (linear, angular)."""
-    point, normal = contacts.geometry(frames)
-    twist = twist.reshape(-1, 6)
+    """(m,) how fast each contact opens now (negative: closing) for the (n, 6) twist
+    (kernels/contact/contact_rows.normal_rates)."""
+    from ..kernels.contact.contact_rows import normal_rates as rates  # the kernels load with the first simulation
 
-    def velocity(bodies):  # v + w x r, the cross product by components (np.cross costs tens of us a call)
-        w, r = twist[bodies, 3:], point - frames.position[bodies]
-        return twist[bodies, :3] + np.column_stack((w[:, 1] * r[:, 2] - w[:, 2] * r[:, 1],
-                                                    w[:, 2] * r[:, 0] - w[:, 0] * r[:, 2],
-                                                    w[:, 0] * r[:, 1] - w[:, 1] * r[:, 0]))
-
-    return np.einsum("mi,mi->m", velocity(contacts.body_b) - velocity(contacts.body_a), normal)
+    return rates(frames.position, frames.rotation, contacts.body_a, contacts.body_b, contacts.probe_b,
+                 contacts.radius, contacts.normal_a, twist.reshape(-1, 6))

@@ -191,3 +191,29 @@ def contact_frames(position, rotation, body_a, body_b, probe_b, radius, normal_a
                 probe[i] = point[c, i] - position[body, i]
             unrotate(rotation[body], probe, local[c, side])
     return point, directions, local
+
+
+@entry_kernel
+def normal_rates(position, rotation, body_a, body_b, probe_b, radius, normal_a, twist):
+    """(m,) how fast each of m contacts opens in the frames given (negative: closing), for the (n, 6)
+    twist (linear, angular): n . (v_b + w_b x r_b - v_a - w_a x r_a) at its point on b's surface."""
+    m = body_b.shape[0]
+    rate = np.empty(m)
+    normal, probe, lever, spin, turn = np.empty(3), np.empty(3), np.empty(3), np.empty(3), np.empty(3)
+    relative = np.empty(3)
+    for c in range(m):
+        rotate(rotation[body_a[c]], normal_a[c], normal)
+        body_point(position[body_b[c]], rotation[body_b[c]], probe_b[c], probe)
+        for side in range(2):
+            body = body_a[c] if side == 0 else body_b[c]
+            for i in range(3):
+                lever[i] = probe[i] - radius[c] * normal[i] - position[body, i]
+                spin[i] = twist[body, 3 + i]
+            cross(spin, lever, turn)
+            for i in range(3):
+                if side == 0:
+                    relative[i] = twist[body, i] + turn[i]
+                else:
+                    relative[i] = twist[body, i] + turn[i] - relative[i]
+        rate[c] = relative[0] * normal[0] + relative[1] * normal[1] + relative[2] * normal[2]
+    return rate
