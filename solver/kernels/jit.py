@@ -152,21 +152,23 @@ class EntryDispatcher(CPUDispatcher):
 def _call_key(args) -> tuple | None:
     """What numba's types of the arguments depend on: a lasting tuple's identity (the entry holds the
     tuple, so the identity is not reused; nothing reshapes or retypes its arrays in place), an array's
-    dtype, dimensions and flags, a scalar's type; None for an argument of another kind."""
+    dtype, dimensions and flags, a scalar's type, another tuple's type and its items' keys; None for
+    an argument of another kind."""
     key: list = []
+    append = key.append
     for arg in args:
         kind = type(arg)
-        if kind in LASTING:
-            key.append(id(arg))
-        elif kind is np.ndarray:
-            key.append((arg.dtype, arg.ndim, arg.flags.num & _ARRAY_FLAGS))
+        if kind is np.ndarray:
+            append((arg.dtype, arg.ndim, arg.flags.num & _ARRAY_FLAGS))
+        elif kind in LASTING:
+            append(id(arg))
         elif kind in SCALARS or (kind is int and -_INT64 <= arg < _INT64):
-            key.append(kind)
+            append(kind)
         elif isinstance(arg, tuple):
             inner = _call_key(arg)
             if inner is None:
                 return None
-            key.append((kind, inner))
+            append((kind, inner))
         else:
             return None
     return tuple(key)
