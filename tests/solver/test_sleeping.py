@@ -120,7 +120,8 @@ def test_a_box_on_an_animated_platform_stays_awake_and_rides_it():
     assert sim.position("box")[2] == pytest.approx(0.15 + 0.2, abs=1e-3)
 
 
-def chain_on_the_floor(links: int = 6, drop: float = 0.01, motor: dict | None = None, extra=(), **settings):
+def chain_on_the_floor(links: int = 6, drop: float = 0.01, motor: dict | None = None, extra=(), method="impulse",
+                       **settings):
     """Capsule links (0.1 m, radius 0.02 m, 0.2 kg) along x on ball joints, `drop` above the floor; with
     `motor`, the first joint is a hinge about y driven by it."""
     length, radius, mass = 0.1, 0.02, 0.2
@@ -134,13 +135,14 @@ def chain_on_the_floor(links: int = 6, drop: float = 0.01, motor: dict | None = 
                "anchor": [length * (k + 1), 0, radius + drop]} for k in range(links - 1)]
     if motor is not None:
         joints[0] = {**joints[0], "type": "hinge", "axis": [0, 1, 0], "motor": motor}
-    return simulate_contact(bodies + list(extra), [floor()], "impulse", joints=joints, dmax=DMAX, **settings)
+    return simulate_contact(bodies + list(extra), [floor()], method, joints=joints, dmax=DMAX, **settings)
 
 
-def test_a_chain_lying_on_the_floor_falls_asleep_whole_with_its_joints_closed():
+@pytest.mark.parametrize("method", ["impulse", "lcp"])
+def test_a_chain_lying_on_the_floor_falls_asleep_whole_with_its_joints_closed(method):
     """Dropped 1 cm, the chain settles and sleeps as one island (linked by its joints); asleep, nothing of
     it is solved, no link moves at all, and its joints stay closed."""
-    sim = chain_on_the_floor()
+    sim = chain_on_the_floor(method=method)
     sim.run(1.5)
     assert sim.stats["asleep"] == 6
     before = [sim.position(f"link{k}") for k in range(6)]
