@@ -124,6 +124,28 @@ def test_a_sleeping_tower_is_woken_by_a_keyed_pusher():
     assert top[-1][2, 3] == pytest.approx(top[0][2, 3], abs=1e-3)  # still standing
 
 
+def test_a_chain_of_crates_lying_on_the_floor_sleeps_and_wakes_whole():
+    """Six 0.2 m crates (unapplied scale) in a row on a Fixed floor, 5 cm apart, each linked to the next by
+    a ball joint between them, frames 1-96 at 24 fps: the chain rests and falls asleep (identical
+    keys); a keyed Animated paddle that starts moving at frame 48 shoves the first crate 5 cm along,
+    and the last one, jointed to it through four others, wakes and goes along with it."""
+    add_box("Floor", (3.0, 3.0, 0.2), (0, 0, -0.1), role="FIXED", shape="MESH")
+    crates = [add_box(f"Crate{k}", (0.2, 0.2, 0.2), (0.25 * k, 0, 0.1), mass=2.0) for k in range(6)]
+    for k in range(5):
+        add_joint(f"Ball{k}", "BALL", (0.25 * k + 0.125, 0, 0.1), body_a=crates[k], body_b=crates[k + 1])
+    paddle = add_box("Paddle", (0.05, 0.6, 0.15), (-0.15, 0, 0.1), role="ANIMATED")
+    for frame, x in ((48, -0.15), (72, -0.075)):
+        paddle.location.x = x
+        paddle.keyframe_insert("location", index=0, frame=frame)
+    set_frames(1, 96, fps=24, substeps=10, dmax=1e-5)
+    bake_scene(bpy.context.scene)
+    first, last = (world_matrices(crate, range(1, 97)) for crate in (crates[0], crates[5]))
+    assert np.array_equal(last[40], last[47])  # asleep: not a digit of a key changes
+    assert np.abs(last[47] - last[0]).max() < 1e-4  # where it was built
+    assert first[-1][0, 3] == pytest.approx(0.05, abs=2e-3)  # the paddle's face went from -0.125 to -0.05
+    assert last[-1][0, 3] - last[0][0, 3] == pytest.approx(first[-1][0, 3] - first[0][0, 3], abs=2e-3)
+
+
 @pytest.mark.parametrize("method", ["IMPULSE", "LCP"])
 def test_a_cart_on_braked_wheels_stays_parked_on_a_ramp(method):
     """A cart as an artist builds it: a chassis (a cube with unapplied scale) on four UV-sphere wheels,
