@@ -9,8 +9,8 @@ slowly in space does not. Only bodies with a shape sleep, and only on joints tha
 moving them (no motor, servo, brake, spring or applied effort; limits may act): an island that holds
 another body, or a body with a motion table, stays awake. A sleeping body keeps its place and has no
 speed; the kernels see it as fixed (no mass, no gravity), and the broad phase looks only at pairs in
-which a body moves. A sleeping island wakes whole, with every body jointed to it, as soon as a moving
-body comes within the contact margin of one of its bodies.
+which a body moves. A sleeping island wakes whole (its joints link it, so every body jointed to it
+wakes too) as soon as a moving body comes within the contact margin of one of its bodies.
 """
 import numpy as np
 
@@ -98,15 +98,7 @@ class Sleep:
                                   body_b[self.asleep[body_b] & moving[body_a]]))
         if not len(touched):
             return touched
-        woken = self.asleep & np.isin(self.island, self.island[touched])
-        while True:  # and the sleeping islands jointed to those: a joint never holds a body to a sleeper
-            jointed = (woken[self._joint_a] & self.asleep[self._joint_b]) | (
-                woken[self._joint_b] & self.asleep[self._joint_a])
-            more = self.asleep & ~woken & np.isin(self.island, self.island[np.concatenate((
-                self._joint_a[jointed], self._joint_b[jointed]))])
-            if not more.any():
-                return np.flatnonzero(woken)
-            woken |= more
+        return np.flatnonzero(self.asleep & np.isin(self.island, self.island[touched]))
 
     def wake(self, bodies: np.ndarray) -> None:
         """Wakes the bodies (at rest, where they are)."""
