@@ -162,6 +162,16 @@ def blocks(contact_rows):
     return out
 
 
+@kernel
+def contact_point(position, rotation, a, b, probe_b, radius, normal_a, point, normal):
+    """One contact's point on b's surface and its unit normal from a towards b (3,) in the frames given,
+    from its probe (probe_b, radius, b's principal frame) and its normal (normal_a, a's)."""
+    rotate(rotation[a], normal_a, normal)
+    body_point(position[b], rotation[b], probe_b, point)
+    for i in range(3):
+        point[i] -= radius * normal[i]
+
+
 @entry_kernel
 def contact_frames(position, rotation, body_a, body_b, probe_b, radius, normal_a):
     """Where m contacts are in the frames given: (m, 3) the points on b's surface, (m, 3, 3) their
@@ -174,10 +184,7 @@ def contact_frames(position, rotation, body_a, body_b, probe_b, radius, normal_a
     for c in range(m):
         a, b = body_a[c], body_b[c]
         normal, tangent, binormal = directions[c, 0], directions[c, 1], directions[c, 2]
-        rotate(rotation[a], normal_a[c], normal)
-        body_point(position[b], rotation[b], probe_b[c], probe)
-        for i in range(3):
-            point[c, i] = probe[i] - radius[c] * normal[i]
+        contact_point(position, rotation, a, b, probe_b[c], radius[c], normal_a[c], point[c], normal)
         helper[:] = 0.0
         helper[0 if abs(normal[0]) < 0.9 else 1] = 1.0  # any axis well away from the normal
         cross(normal, helper, tangent)
@@ -199,15 +206,14 @@ def normal_rates(position, rotation, body_a, body_b, probe_b, radius, normal_a, 
     twist (linear, angular): n . (v_b + w_b x r_b - v_a - w_a x r_a) at its point on b's surface."""
     m = body_b.shape[0]
     rate = np.empty(m)
-    normal, probe, lever, spin, turn = np.empty(3), np.empty(3), np.empty(3), np.empty(3), np.empty(3)
+    normal, point, lever, spin, turn = np.empty(3), np.empty(3), np.empty(3), np.empty(3), np.empty(3)
     relative = np.empty(3)
     for c in range(m):
-        rotate(rotation[body_a[c]], normal_a[c], normal)
-        body_point(position[body_b[c]], rotation[body_b[c]], probe_b[c], probe)
+        contact_point(position, rotation, body_a[c], body_b[c], probe_b[c], radius[c], normal_a[c], point, normal)
         for side in range(2):
             body = body_a[c] if side == 0 else body_b[c]
             for i in range(3):
-                lever[i] = probe[i] - radius[c] * normal[i] - position[body, i]
+                lever[i] = point[i] - position[body, i]
                 spin[i] = twist[body, 3 + i]
             cross(spin, lever, turn)
             for i in range(3):
