@@ -25,17 +25,17 @@ settings, and once more with the stiffest connects MuJoCo allows at this step (s
 hinges are exact; its gap is how far the connect points drift apart. Ours runs once more as the
 library's high accuracy asks: Richardson's combination (Schmitt §8, setting `extrapolation`) cancels
 the method's O(h^2) phase lead; and with the levers at thirds, which take out the part of that lead
-the links' chords make. And once at Dmax = 1e-6, the default before: a solve leaves each gap
-just under Dmax, on the same side step after step, and at 1e-6 that share was as large as the
-method's. A last table gives our error alone by step and Dmax for the first N, down to Blender's
-default step (1/240 s), with Richardson's combination at two steps, the impulses' levers a third and
-two thirds along each step (setting `levers`) and the wall time of each: what the high accuracy costs.
-Beside each h stands Stormer-Verlet on the exact pendulum: the same order in the one coordinate
-without chords (benchmarks/looping_pendulum.py shows the chords' share, which the levers at thirds
-take out). With --iterative, ours with the iterative solver (§5) too, which solves the whole system
-only near the flat positions (kernels/correction.NEAR_SINGULAR). The last table is the library's own
-measure of efficiency, the time a code needs for the accuracy asked for: each peer at the first step of
-a ladder that keeps the first crank within 1e-3 rad, and its wall time there.
+the links' chords make. And once at Dmax = 1e-6: a solve leaves each gap just under Dmax, on the
+same side step after step, and at 1e-6 that share is as large as the method's. A last table gives
+our error alone by step and Dmax for the first N, down to Blender's default step (1/240 s), with
+Richardson's combination at two steps, the impulses' levers a third and two thirds along each step
+(setting `levers`) and the wall time of each: what the high accuracy costs. Beside each h stands
+Stormer-Verlet on the exact pendulum: the same order in the one coordinate without chords
+(benchmarks/looping_pendulum.py shows the chords' share, which the levers at thirds take out). With
+--iterative, ours with the iterative solver (§5) too, which solves the whole system only near the
+flat positions (kernels/correction.NEAR_SINGULAR). The last table is the library's own measure of
+efficiency, the time a code needs for the accuracy asked for: each peer at the first step of a
+ladder that keeps the first crank within 1e-3 rad, and its wall time there.
     python benchmarks/a02_n_four_bar.py [--n 10 40] [--repeats 3] [--duration 10] [--iterative]
 """
 import argparse
@@ -52,7 +52,7 @@ LENGTH, MASS, GRAVITY, B0_SPEED = 1.0, 1.0, 9.81, 1.0
 TRANSVERSE = MASS * LENGTH**2 / 12  # thin rod, about its centre
 AXIAL = 0.5 * MASS * 0.01**2  # a 1 cm rod's spin inertia: it never acts, but both simulators want one
 H, DURATION = 0.005, 10.0
-DMAX, OLD_DMAX = Settings().dmax, 1e-6  # MechBake's default Dmax, and its default before
+DMAX, OLD_DMAX = Settings().dmax, 1e-6  # MechBake's default Dmax, and the coarser one compared
 HIGH_ACCURACY = 1e-3  # the library's "high accuracy" on B0, m (rad, with L = 1 m)
 REFERENCE_SUBSTEPS = 50
 
@@ -228,7 +228,7 @@ def main() -> None:
         exact = exact_crank_angles(n, steps)
         sims, walls = {}, []
         # MuJoCo's defaults, then its stiffest connects at this step (time constant 2h, critically damped)
-        # ... ours at the old default Dmax, and at IFToMM's high accuracy: the O(h^2) phase lead cancelled (§8)
+        # ... ours at Dmax = 1e-6, and at IFToMM's high accuracy: the O(h^2) phase lead cancelled (§8)
         peers = [Ours(n), MuJoCo(n), MuJoCo(n, solref=f"{2 * H:g} 1"), Ours(n, OLD_DMAX),
                  Ours(n, extrapolation="richardson"), Ours(n, levers="thirds")]
         for peer in peers + ([Ours(n, solver="iterative")] if args.iterative else []):

@@ -1,11 +1,12 @@
-"""Where A02's step goes (issue 7: the goal is 3x MuJoCo's time): each stage of the system solver's
+"""Where A02's step goes (the goal is 3x MuJoCo's time): each stage of the system solver's
 step on the N-four-bar, timed alone in a compiled loop of many calls at an instant 1 s into the run,
 beside the whole step. The stages, per step: the rows and K once (building the rows, K's entries,
 the factorisation of the rows in the plane), a look-ahead and a sparse solve per sweep (sweeps per
 step: a02_n_four_bar.py), one velocity solve, and the small passes in between (landing, joint
 coordinates, rates, impulses).
-K's null space and the projection are what the solve no longer does for A02 (kernels/rows.py,
-solve_system): their cost is shown beside it, with the whole of K factorised as they would need.
+K's null space and the projection are what the solve leaves out for A02, whose right sides have no
+part along the null space (kernels/rows.py, solve_system): their cost is shown beside it, with the
+whole of K factorised as they would need.
     python benchmarks/a02_stages.py [--n 10 40]
 """
 import argparse

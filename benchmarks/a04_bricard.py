@@ -8,7 +8,7 @@ does work, so the reference for the mechanical energy is exactly its starting va
 10 s. Gruebler's count leaves no freedom, the geometry one: one row of the §7 system is dependent
 everywhere, which is what this benchmark is about. The iterative solver solves the whole system here
 too: K's softest pivot is 8e-3 of its row's diagonal everywhere, below kernels/correction.NEAR_SINGULAR
-(its Gauss-Seidel sweeps stalled and halved the step 7524 times in 10 s, 28-91 s of wall time).
+(docs/limits.md: its Gauss-Seidel sweeps stall there).
     python benchmarks/a04_bricard.py [--duration 10]
 """
 import argparse
@@ -21,8 +21,8 @@ import mechanisms
 from mechbake.solver import Model, Settings, Simulation
 
 DMAX = Settings().dmax  # MechBake's default
-# the iterative solver at 1e-6, the default before
-# (solver, h, Dmax, levers): the last ones with the impulses' levers a third and two thirds along each step
+# (solver, h, Dmax, levers): the iterative solver at 1e-6, and last the ones with the impulses' levers
+# a third and two thirds along each step
 CASES = [("system", 0.01, DMAX, "start"), ("system", 0.005, DMAX, "start"), ("system", 0.01, 1e-6, "start"),
          ("system", 0.01, 1e-9, "start"), ("iterative", 0.01, 1e-6, "start"), ("system", 0.01, DMAX, "thirds"),
          ("system", 0.005, DMAX, "thirds")]

@@ -2,7 +2,7 @@
 same scenes built as an artist builds them, each at its default settings, timed in one run:
 a tower of 10 cubes (0.4 m, unapplied scale) on a floor, and 12 dominoes (0.06 x 0.3 x 0.6 m, 0.35 m
 apart) whose first is tipped 20°; 250 frames at 24 fps. Printed: the bake time (Bullet's: stepping its
-point cache through the frames), our time over Bullet's against issue 24's goal (10×), how far the top
+point cache through the frames), our time over Bullet's against the goal (10×), how far the top
 cube ended from where it was built, and how many dominoes fell (tilted past 45°).
     python benchmarks/blender_contact.py          (needs the bpy module: .venv/bin/python after tools/setup.sh)
 """

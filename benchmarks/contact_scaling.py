@@ -1,8 +1,8 @@
-"""Issue 24's contact scenes beside MuJoCo, timed in one run: one box resting, towers of 3 and 10
+"""Contact scenes beside MuJoCo, timed in one run: one box resting, towers of 3 and 10
 equal boxes, a 20-link chain dropped on a floor, 50 boxes dropped into a walled bin. Both contact
 methods at the default settings (h = 0.01, Dmax 1e-5 m); MuJoCo (`mujoco` from PyPI, a benchmark peer
 only) gets the same shapes, masses, inertias, friction 0.5 and step, its default solver. Printed:
-wall time, real-time factor, our time over MuJoCo's against the issue's goal, and for resting scenes
+wall time, real-time factor, our time over MuJoCo's against its goal (GOALS), and for resting scenes
 how far the body that moved most ended from its start.
     python benchmarks/contact_scaling.py [--scale 0.2] [--only tower] [--method impulse] [--awake]
 (--only: scenes whose name contains it; --awake: each method also with sleeping off).

@@ -1,6 +1,6 @@
-"""Contact at speed, beside MuJoCo on the same scenes (issue 7's contact figures):
+"""Contact at speed, beside MuJoCo on the same scenes:
   - a 0.4 m, 10 kg box resting on a plane;
-  - three such boxes stacked centred on the plane (issue 8: equal boxes' corners sit on the edges of
+  - three such boxes stacked centred on the plane (equal boxes' corners sit on the edges of
     the face below);
   - a 0.2 m box dropped onto the 128-triangle terrain of the contact tests.
 Each runs 3 s at h = 0.01 s after a warm-up that loads our kernels; printed: wall time (best of 3;

@@ -1,9 +1,10 @@
-"""Issue 26's figures under the error controller (setting `error_tolerance`, m/s; 0: off), each beside
-its goal: the zig-zag 8-Loop's energy wander (benchmarks/whipping_chain.py), the heavy top at Taylor
-orders 2-8 (benchmarks/heavy_top.py), Andrews' squeezer at h = 0.01 (benchmarks/a03_andrews_squeezer.py),
-and the scenes already accurate whose speed must hold: Schmitt's 8-Loop at h = 0.01, Dmax = 1e-5
-(Table 9.4's cell and speed, benchmarks/eight_loop.py) and IFToMM A02 with N = 10 at h = 0.005
-(benchmarks/a02_n_four_bar.py). Wall times are the best of 3 runs without a callback.
+"""The error controller's figures (docs/error_control.md) at each tolerance (setting `error_tolerance`,
+m/s; 0: off), each beside its goal: the zig-zag 8-Loop's energy wander (benchmarks/whipping_chain.py),
+the heavy top at Taylor orders 2-8 (benchmarks/heavy_top.py), Andrews' squeezer at h = 0.01
+(benchmarks/a03_andrews_squeezer.py), and the scenes already accurate whose speed must hold: Schmitt's
+8-Loop at h = 0.01, Dmax = 1e-5 (Table 9.4's cell and speed, benchmarks/eight_loop.py) and IFToMM A02
+with N = 10 at h = 0.005 (benchmarks/a02_n_four_bar.py). Wall times are the best of 3 runs without a
+callback.
     python benchmarks/error_control.py [--tolerances 0 1e-2 3e-3 1e-3] [--orders 2-8]
 """
 import argparse

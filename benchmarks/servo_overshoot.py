@@ -1,4 +1,4 @@
-"""Position servos with a neighbour, a load or a keyed target (issue 25): the upright box arm of
+"""Position servos with a neighbour, a load or a keyed target: the upright box arm of
 mechanisms.upright_servo_arm, its shoulder servo turning it 0 -> 110° while the elbow's servo holds the
 forearm at 0. Each case at several steps: the overshoot, the time the shoulder comes within 0.5° of its
 target beside the time-optimal reference (the arm moving as one body, the elbow held), and how far from

@@ -1,4 +1,4 @@
-"""A 7-link arm whose position servos track sines (issue 25), beside MuJoCo's position actuators.
+"""A 7-link arm whose position servos track sines, beside MuJoCo's position actuators.
 
 The arm of mechanisms.seven_link_arm: seven boxes stacked upright under gravity, hinged at their feet
 about z, y, z, y, z, y, z (a KUKA-like chain), each hinge a position servo of 200 N m whose target is a

@@ -1,4 +1,4 @@
-"""Issue 8's whipping chain: eight 0.5 m rods (1 kg, axial inertia 1e-4) on ball joints, hung from two
+"""The whipping chain: eight 0.5 m rods (1 kg, axial inertia 1e-4) on ball joints, hung from two
 points 3 m apart and released from rest as a horizontal zig-zag (sample_scenes/mechanisms.py,
 `hanging_zigzag`). Nothing does work, so its energy should stay where it started; the reference beside
 it is Schmitt's own 8-Loop at h = 0.01, Dmax = 1e-5 (Table 9.4, benchmarks/eight_loop.py), whose rods

@@ -21,7 +21,7 @@ The linux-x64 zip ships its kernels compiled for the generic x86-64 CPU under th
 gives an extension installed from disk (tools/build_extension.py puts them in `compiled/`). When
 they match this solver, numba and Python, the cache folder is the generic one, filled from them
 the first time: no compile. Otherwise (another platform, repository or numba) the kernels compile
-for this CPU as before.
+for this CPU into the cache folder.
 
 The mark of completeness lists every cache file with its size and CRC-32. Before the kernels load,
 `repair()` deletes a listed file that no longer matches (truncated, emptied, overwritten, a flipped

@@ -29,8 +29,8 @@ GROWTH_LIMIT = 4.0
 # turns in a step each solve; one that closes them by less than this hands over to the end's rows.
 SLOW_CLOSING = 0.5
 # ... and close them this far below Vmax (about one more solve): the rates they leave are on the same
-# side step after step, and stopped at Vmax they drifted a spinning dumbbell's angular momentum and
-# energy by 2e-7 a second (1e-12 now, as with the levers at the ends)
+# side step after step, so stopped at Vmax they would drift a spinning body's angular momentum and energy;
+# this far below they keep them as the levers at the ends do (tests/solver/test_distance.py)
 LEVER_TIGHTNESS = 1e-3
 # The iterative solver's joint-by-joint sweeps stall near a singular position. A four-bar nearing its flat
 # position has a direction of K that is 1e-4 as stiff as the rest (K's softest pivot, rows.softest_pivot, is
@@ -39,9 +39,8 @@ LEVER_TIGHTNESS = 1e-3
 # direction which the gaps and rates hardly show, and which decides whether the four-bar goes on as a
 # parallelogram or turns onto the crossed branch. At instants whose softest pivot is below this, the
 # iterative solver's stages solve the whole system (§7) instead; the rows factorise K at every instant
-# anyway. The four-bar is below it for 0.06 s either side of flat, and took the crossed branch in 8 of 20
-# runs with 1e-2 (h 0.0098-0.0102, Dmax 1e-7-2e-6), none with 0.1. The 8-Loop never goes below 0.18;
-# Bricard's mechanism stays at 8e-3 everywhere, where the sweeps took 7524 halvings in 10 s.
+# anyway. The four-bar is below it for 0.06 s either side of flat; the 8-Loop never goes below it, Bricard's
+# mechanism always is (docs/limits.md: the runs, and why not 1e-2).
 NEAR_SINGULAR = 0.1
 
 
@@ -251,8 +250,8 @@ def solves_whole(model, settings, rows):
 def levers_at_thirds(settings):
     """Whether this run's joint impulses take their levers at thirds: settings.levers THIRDS with the
     system solver. The iterative solver's sweeps project one joint at a time, and along rows that are
-    not the step end's their order decides where they stop: they lose energy (a double pendulum
-    0.31 J in 3 s), so its levers stay at the step's ends."""
+    not the step end's their order decides where they stop: they lose energy (docs/limits.md, the
+    levers at thirds), so its levers stay at the step's ends."""
     return settings.levers == THIRDS and settings.solver == SYSTEM
 
 
@@ -355,8 +354,8 @@ def prepare_velocity_levers(model, settings, state, flight, work):
     """With settings.levers THIRDS, after the joint correction and before P-step 3 (`flight` is where
     the step lands): the rows two thirds of the way there, for the velocity correction's impulses.
     Only after a joint correction that took its levers at thirds (work.levers_ready): the contact
-    loop's takes them at the step's start, and two thirds after that gained a spinning arm sliding on
-    the floor 8.6 % of its energy a second (the pair must add up to one)."""
+    loop's takes them at the step's start, and two thirds after that would give a spinning arm sliding
+    on the floor energy (the pair must add up to one)."""
     if work.levers_ready[0] and settings.velocity_correction and model.row_joint.shape[0] > 0:
         build_lever_rows(model, settings, state, flight, work, 2.0 / 3.0, 0.0)
 

@@ -125,7 +125,7 @@ def test_validate_names_a_rotation_unit_in_radians_when_the_scene_shows_radians(
 def test_a_linkage_whose_default_hulls_never_meet_does_no_contact_work():
     """A four-bar whose links and Fixed ground block keep Blender's default Convex Hull shape, as an
     artist leaves them: it bakes the same keys as with no shapes, and no sub-step spends time on
-    contacts (it baked 6x slower)."""
+    contacts."""
     def four_bar(shape):
         bpy.ops.wm.read_factory_settings(use_empty=True)
         crank = add_rod("Crank", (0, 0, 0), (0, 0, 0.3), 0.03, shape=shape)

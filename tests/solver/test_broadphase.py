@@ -58,8 +58,8 @@ def box_body(name, position, size=0.1) -> dict:
 
 
 def test_a_40_m_floor_with_1_cm_detail_validates_quickly_and_holds_bodies():
-    """The uniform grid took over a minute here: its cells were the median triangle's size, 1 cm,
-    and each 40 m triangle went into every cell it covered."""
+    """A 40 m floor beside 20 000 triangles of 1 cm validates in under 2 s and holds a box on each: the
+    mesh's BVH puts each large triangle in one leaf, not in every 1 cm cell it covers (contact/mesh_bvh.py)."""
     floor = grid_mesh(2, 40.0)
     detail = grid_mesh(101, 1.0, height=0.02, centre=(5.0, 5.0))  # 20 000 triangles of 1 cm
     vertices = np.concatenate((floor[0], detail[0]))

@@ -8,8 +8,8 @@ from scenes import scene, simulate
 @pytest.mark.parametrize("levers", ["start", "thirds"])
 def test_spinning_dumbbell_keeps_its_length_and_momenta(levers):
     """With the levers at thirds the rod's impulses are not along the line between the particles at
-    the step's start, yet the step's two corrections leave angular momentum as it was (they did not
-    while the velocity correction stopped at Vmax along the thirds' rows: 4e-7 off in 2 s)."""
+    the step's start, yet the step's two corrections leave angular momentum as it was (the velocity
+    correction closes the thirds' rows below Vmax: correction.LEVER_TIGHTNESS)."""
     bodies = [{"name": "a", "mass": 1.0, "position": [-0.6, 0, 0], "velocity": [0, -2.0, 0.1]},
               {"name": "b", "mass": 2.0, "position": [0.6, 0, 0], "velocity": [0, 1.0, 0.1]}]
     joint = {"name": "rod", "type": "distance", "body_a": "a", "body_b": "b", "anchor_a": [-0.6, 0, 0],

@@ -78,7 +78,7 @@ def test_hull_holds_every_point_and_every_face_is_a_face(points):
 
 
 def test_the_default_uv_sphere_is_quick():
-    """Every vertex triple of 482 vertices (the old method) took 140 s and 66 GiB, then MemoryError."""
+    """Blender's default UV sphere (482 vertices) gets its hull in under 2 s, its quads merged."""
     start = time.perf_counter()
     hull = convex_hull(uv_sphere())
     assert time.perf_counter() - start < 2.0
@@ -130,7 +130,7 @@ def test_a_uv_sphere_body_validates_quickly_with_a_bounded_hull():
 
 @pytest.mark.parametrize("far, message", [
     (1e25, "must span a volume"),  # the rest collapses to a needle at this scale
-    (1e300, "must be finite and at most 1e+30 in size"),  # was accepted, with a hull of no faces
+    (1e300, "must be finite and at most 1e+30 in size"),  # would make a hull of no faces
 ])
 def test_a_hull_too_large_for_its_detail_is_named(far, message):
     body = sphere_hull_body()

@@ -57,9 +57,8 @@ def test_a_parallelogram_four_bar_passes_its_flat_position(solver, h, dmax):
     """A02 with one window, at MechBake's defaults and at steps and Dmax near them: the cranks lie flat
     (every link on one line, three more rows dependent for an instant) at about 0.7 s and the
     mechanism goes on as the exact one-degree-of-freedom pendulum does. The iterative solver's sweeps
-    stall there and the motion they leave along the flat position's second mode took these runs onto
-    the crossed branch (it diverged at the defaults) until it solved the whole system near singular
-    positions (kernels/correction.NEAR_SINGULAR)."""
+    stall there and the motion they leave along the flat position's second mode decides the branch, so
+    near singular positions it solves the whole system (kernels/correction.NEAR_SINGULAR)."""
     settings = {"solver": solver} | ({"h": h, "dmax": dmax} if h else {})
     sim = simulate(mechanisms.n_four_bar(1), **settings)
     steps = 150
@@ -72,8 +71,8 @@ def test_a_parallelogram_four_bar_passes_its_flat_position(solver, h, dmax):
 
 
 def test_n_four_bar_passes_its_first_flat_position_with_the_iterative_solver():
-    """A02 with N = 10 windows at the defaults: every window lies flat at about 0.72 s. The iterative
-    solver diverged there at every step and Dmax tried; it now goes on as the exact pendulum does."""
+    """A02 with N = 10 windows at the defaults: every window lies flat at about 0.72 s, and the
+    iterative solver, solving the whole system there, goes on as the exact pendulum does."""
     sim = simulate(mechanisms.n_four_bar(10), solver="iterative")
     steps = 150
     exact = parallelogram_crank_angles(10, sim.h, steps)
@@ -128,7 +127,7 @@ def test_n_four_bar_reaches_iftomm_high_accuracy_with_levers_at_thirds(h):
     """A02 (N = 10) within 1e-3 rad at h = 0.005 and Blender's default 1/240 s without Richardson's
     extra steps: the impulses' levers a third and two thirds along each step's chord take out the
     chords' phase lead (1.81e-3 and 1.27e-3 rad with the levers at the step's ends; 6.4e-4 and
-    5.0e-4 at thirds, which no longer fall as h^2: the rest comes from passing the flat positions,
+    5.0e-4 at thirds, which do not fall as h^2: the rest comes from passing the flat positions,
     benchmarks/a02_n_four_bar.py)."""
     data = mechanisms.n_four_bar(10, h=h)
     data["settings"]["levers"] = "thirds"

@@ -76,7 +76,8 @@ def test_a_divergence_caused_by_a_body_out_of_scale_names_that_body(body, field,
 
 
 def test_a_dmax_finer_than_a_double_resolves_is_named_before_the_run():
-    """With contacts it crawled (0.005 s simulated in 10 s); every step was halved to its floor."""
+    """A Dmax finer than a double resolves across the mechanism is refused, naming the finest that
+    works: no step could close the gaps to it, and each would be halved to its floor."""
     data = mechanisms.double_pendulum()
     data["settings"]["dmax"] = 1e-30
     with pytest.raises(ModelError, match=r"^settings: field 'dmax' 1e-30 m is finer than a double resolves across "

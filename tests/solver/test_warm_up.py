@@ -62,8 +62,8 @@ def test_after_the_warm_up_no_sample_compiles_a_kernel(tmp_path):
     assert moved.returncode == 0, moved.stderr[-3000:]
     assert json.loads(moved.stdout.splitlines()[-1]) == found
 
-    # Damaged files, each as a disk or a killed copy leaves them: numba failed to unpickle them in
-    # every later run until the folder was deleted by hand. They are deleted and compiled again.
+    # Damaged files, each as a disk or a killed copy leaves them, which numba would fail to unpickle
+    # in every later run. They are deleted and compiled again.
     # (kernels called from Python: a kernel called only by other kernels lives on inside their code)
     def cache_file(kernel: str, kind: str):
         (path,) = folder.rglob(f"{kernel}-*.py{sys.version_info.major}{sys.version_info.minor}{kind}")

@@ -29,8 +29,8 @@ EDGE_FUDGE = 1.05
 # ... and only when it beats them by this much as well. A box resting on another that it overhangs,
 # turned or tilted by a little (1e-4 rad), has edge pairs whose cross product is nearly the face
 # normal; their separation there differs from the face's by that tilt times the overhang, either
-# way, and a resting stack that alternated between a one-point edge contact and its four-point face
-# manifold rocked and crept 1e-4 m/s. The face's clipped points keep their own depths, so near
+# way, and a resting stack that alternates between a one-point edge contact and its four-point face
+# manifold rocks and creeps. The face's clipped points keep their own depths, so near
 # parallel they describe the contact as exactly as the edges would.
 EDGE_BIAS = FACE_FLIP_BIAS
 # The points of a clipped face that lie this far outside a side of the reference face are kept as

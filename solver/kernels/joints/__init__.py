@@ -12,7 +12,7 @@ and, for kinds with a coordinate (an angle or a length) that drives act on:
 
 and this module runs them over every joint of the model, one loop per kind: numba compiles a loop
 that calls one kind's kernel into tight code, but a loop whose body may call any of six kinds into
-code about fifty times slower (the 8-Loop's joint errors: 0.09 against 4.3 µs).
+code about fifty times slower (benchmarks/README.md, "Speed").
 """
 from ...joints import BALL, DISTANCE, FIXED, HINGE, RAIL, SLIDER, SPRING
 from ..jit import borrowing_kernel
