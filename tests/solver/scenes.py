@@ -34,3 +34,14 @@ def box(size, centre=(0, 0, 0), rotation=np.eye(3)):
     corners = np.array([[-x, -y, -z], [x, -y, -z], [x, y, -z], [-x, y, -z],
                         [-x, -y, z], [x, -y, z], [x, y, z], [-x, y, z]])
     return corners @ rotation.T + centre
+
+
+def grid_mesh(side: int, size: float, height: float = 0.0, centre=(0.0, 0.0)) -> tuple[np.ndarray, np.ndarray]:
+    """A square of side x side vertices, (side - 1)^2 cells of two triangles, counter-clockwise from above."""
+    xs = np.linspace(-size / 2, size / 2, side)
+    x, y = np.meshgrid(xs + centre[0], xs + centre[1], indexing="ij")
+    vertices = np.c_[x.ravel(), y.ravel(), np.full(side * side, height)]
+    cells = (np.arange(side - 1)[:, None] * side + np.arange(side - 1)[None]).ravel()
+    triangles = np.concatenate((np.c_[cells, cells + side, cells + side + 1],
+                                np.c_[cells, cells + side + 1, cells + 1]))
+    return vertices, triangles

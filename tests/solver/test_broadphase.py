@@ -7,7 +7,7 @@ import pytest
 
 from mechbake.solver import Model, Simulation
 from mechbake.solver.contact.mesh_bvh import LEAF_SIZE, TriangleBVH
-from scenes import scene
+from scenes import grid_mesh, scene
 
 
 def brute_force(corners, low, high) -> np.ndarray:
@@ -39,17 +39,6 @@ def test_tree_arrays_have_their_documented_shapes():
     assert np.array_equal(bvh.node_low[0], root.min(axis=0)) and np.array_equal(bvh.node_high[0], root.max(axis=0))
     assert (bvh.node_start[0], bvh.node_stop[0]) == (0, 10)
     assert np.all(bvh.node_low[-1] == np.inf)  # the fourth leaf is empty: a box that meets nothing
-
-
-def grid_mesh(side: int, size: float, height: float = 0.0, centre=(0.0, 0.0)) -> tuple[np.ndarray, np.ndarray]:
-    """A square of side x side vertices, (side - 1)^2 cells of two triangles, counter-clockwise from above."""
-    xs = np.linspace(-size / 2, size / 2, side)
-    x, y = np.meshgrid(xs + centre[0], xs + centre[1], indexing="ij")
-    vertices = np.c_[x.ravel(), y.ravel(), np.full(side * side, height)]
-    cells = (np.arange(side - 1)[:, None] * side + np.arange(side - 1)[None]).ravel()
-    triangles = np.concatenate((np.c_[cells, cells + side, cells + side + 1],
-                                np.c_[cells, cells + side + 1, cells + 1]))
-    return vertices, triangles
 
 
 def box_body(name, position, size=0.1) -> dict:
@@ -97,7 +86,7 @@ def test_building_a_model_with_a_mesh_does_not_import_numba():
     root = Path(__file__).resolve().parents[2]
     script = ("import sys; sys.path[:0] = [sys.argv[1] + '/tools', sys.argv[1] + '/tests/solver']\n"
               "from checkout import import_checkout_as_mechbake; import_checkout_as_mechbake()\n"
-              "from test_broadphase import grid_mesh; from mechbake.solver import Model; from scenes import scene\n"
+              "from mechbake.solver import Model; from scenes import grid_mesh, scene\n"
               "vertices, triangles = grid_mesh(5, 2.0)\n"
               "Model.from_dict({**scene([], []), 'obstacles': [{'type': 'mesh', 'vertices': vertices.tolist(),"
               " 'triangles': triangles.tolist()}]})\n"

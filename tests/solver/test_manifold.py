@@ -10,25 +10,15 @@ import sys
 import numpy as np
 import pytest
 
+from manifold_cases import HALF, IDENTITY, MARGIN, ORIGIN, UP, some_manifolds, turned
+
 from mechbake.solver.contact.polyhedron import box_polyhedron, hull_polyhedron
 from mechbake.solver.kernels.contact import manifold as kernels
 from mechbake.solver.kernels.contact.manifold_points import FACE, empty_manifold
 
-HALF = np.full(3, 0.2)  # the issue's boxes: 0.4 m
-MARGIN = 1e-3
-UP = np.array([0.0, 0.0, 1.0])
-ORIGIN = np.zeros(3)
-IDENTITY = np.eye(3)
 ROOT2 = np.sqrt(2.0)
 CUBE = hull_polyhedron(np.array([[x, y, z] for x in (-0.2, 0.2) for y in (-0.2, 0.2) for z in (-0.2, 0.2)]))
 TOLERANCE = 1e-12
-
-
-def turned(axis, angle) -> np.ndarray:
-    """The rotation by `angle` about `axis` (Rodrigues)."""
-    axis = np.asarray(axis, dtype=float) / np.linalg.norm(axis)
-    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
-    return np.eye(3) + np.sin(angle) * k + (1 - np.cos(angle)) * k @ k
 
 
 def collide(kernel, *shapes, margin=MARGIN):
@@ -429,7 +419,7 @@ def test_the_kernels_run_as_plain_python_to_the_same_manifolds():
     root = pathlib.Path(__file__).resolve().parents[2]
     script = ("import json, sys; sys.path[:0] = [sys.argv[1] + '/tools', sys.argv[1] + '/tests/solver']\n"
               "from checkout import import_checkout_as_mechbake; import_checkout_as_mechbake()\n"
-              "from test_manifold import some_manifolds; print(json.dumps(some_manifolds()))")
+              "from manifold_cases import some_manifolds; print(json.dumps(some_manifolds()))")
     result = subprocess.run([sys.executable, "-c", script, str(root)], capture_output=True, text=True,
                             env=dict(os.environ, NUMBA_DISABLE_JIT="1"), check=True)
     plain = json.loads(result.stdout.strip().splitlines()[-1])
@@ -437,22 +427,6 @@ def test_the_kernels_run_as_plain_python_to_the_same_manifolds():
     for compiled, uncompiled in zip(some_manifolds(), plain):
         for ours, theirs in zip(compiled, uncompiled):
             assert np.allclose(np.array(ours), np.array(theirs), atol=1e-12)
-
-
-def some_manifolds() -> list:
-    """A few kernel calls' manifolds as lists: points on A and B, normal, feature ids."""
-    cube = hull_polyhedron(np.array([[x, y, z] for x in (-0.2, 0.2) for y in (-0.2, 0.2) for z in (-0.2, 0.2)]))
-    above = np.array([0.05, 0.0, 0.399])
-    calls = [(kernels.box_box, (ORIGIN, IDENTITY, HALF, above, turned(UP, 0.7), HALF)),
-             (kernels.hull_hull, (ORIGIN, IDENTITY, cube, above, turned(UP, 0.7), cube)),
-             (kernels.box_capsule, (ORIGIN, IDENTITY, HALF, np.array([[0.1, 0.0, 0.25], [0.35, 0.0, 0.25]]), 0.05))]
-    found = []
-    for kernel, shapes in calls:
-        manifold = empty_manifold()
-        count = kernel(*shapes, MARGIN, manifold)
-        found.append([manifold.point_a[:count].tolist(), manifold.point_b[:count].tolist(), manifold.normal.tolist(),
-                      manifold.feature[:count].tolist()])
-    return found
 
 
 def test_a_hull_polyhedron_is_closed_and_its_arcs_bound_the_edges_normals():
