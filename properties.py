@@ -169,7 +169,8 @@ class MECHBAKE_PG_scene(bpy.types.PropertyGroup):
                                    default=0.0, min=0.0, max=10.0, precision=6, unit="VELOCITY")
     sleep_speed: FloatProperty(name="Sleep Below", description="Resting piles and chains (bodies touching or "
                                                             "jointed, no motor or spring on their joints) slower "
-                                                            "than this for half a second sleep, still, until "
+                                                            "than this for half a second (or held exactly by "
+                                                            "their contacts for two steps) sleep, still, until "
                                                             "something touches them, m/s. 0: nothing sleeps",
                                default=1e-3, min=0.0, max=10.0, precision=4, unit="VELOCITY")
     active_item: IntProperty(name="Active Item", default=0, options={"HIDDEN"})

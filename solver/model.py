@@ -57,8 +57,8 @@ class Settings:
     error_tolerance: float = 0.0
     contact_method: str = "impulse"  # "impulse" (Schmitt §11) or "lcp" (Stewart-Trinkle)
     friction_directions: int = 8  # edges of the polyhedral friction cone of the LCP
-    # resting islands (bodies touching or jointed) slower than this, m/s, for sleeping.SLEEP_AFTER, sleep until touched
-    # (sleeping.py); 0: nothing sleeps
+    # resting islands (bodies touching or jointed) slower than this, m/s, for sleeping.SLEEP_AFTER (or held still
+    # for sleeping.HELD_STEPS), sleep until touched (sleeping.py); 0: nothing sleeps
     sleep_speed: float = 1e-3
 
     @classmethod

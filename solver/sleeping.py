@@ -5,12 +5,16 @@ An island is a set of bodies linked by touching contacts and by joints. It falls
 in it has moved slower than `sleep_speed` (its centre, and its shape's farthest point about the centre)
 for SLEEP_AFTER seconds, if it rests on something that does not move (the world, a plane, a mesh, a
 fixed body, through a contact or a joint): a pile or a chain lying on the floor sleeps, a body drifting
-slowly in space does not. Only bodies with a shape sleep, and only on joints that hold them without
-moving them (no motor, servo, brake, spring or applied effort; limits may act): an island that holds
-another body, or a body with a motion table, stays awake. A sleeping body keeps its place and has no
-speed; the kernels see it as fixed (no mass, no gravity), and the broad phase looks only at pairs in
-which a body moves. A sleeping island wakes whole (its joints link it, so every body jointed to it
-wakes too) as soon as a moving body comes within the contact margin of one of its bodies.
+slowly in space does not. A body that the last HELD_STEPS steps left where they found it (moved and sped
+by less than the contacts' convergence, CONTACT_TIGHTNESS Dmax over a step) is held: nothing in its
+island changes with time (no motor, spring or motion table), so every later step repeats the last, and
+it counts as rested at once (a stack placed at rest sleeps after two steps, not half a second). Only
+bodies with a shape sleep, and only on joints that hold them without moving them (no motor, servo,
+brake, spring or applied effort; limits may act): an island that holds another body, or a body with a
+motion table, stays awake. A sleeping body keeps its place and has no speed; the kernels see it as fixed
+(no mass, no gravity), and the broad phase looks only at pairs in which a body moves. A sleeping island
+wakes whole (its joints link it, so every body jointed to it wakes too) as soon as a moving body comes
+within the contact margin of one of its bodies.
 """
 import numpy as np
 
@@ -19,6 +23,10 @@ from .frames import Frames
 from .joints import SPRING
 
 SLEEP_AFTER = 0.5  # s an island stays below the sleep speed before it sleeps (Box2D's b2_timeToSleep)
+HELD_STEPS = 2  # steps in a row that leave a body where they found it before it counts as rested
+# A held body also moves less in a step than one accelerating from rest to this fraction of the sleep
+# speed over SLEEP_AFTER would: whatever the step, it could not have left the sleep speed in that time
+HELD_SPEED = 0.1
 
 
 class Sleep:
@@ -45,6 +53,10 @@ class Sleep:
         np.maximum.at(self.reach, layout.shapes.body, layout.slot_reach)
         self.asleep = np.zeros(n, dtype=bool)  # (n,)
         self.rest_time = np.zeros(n)  # (n,) s each body has moved slower than the sleep speed
+        self.held_steps = np.zeros(n, dtype=int)  # (n,) steps in a row that left each body where it was
+        from .contact.step import CONTACT_TIGHTNESS  # the contact step imports this module
+
+        self._held_motion = CONTACT_TIGHTNESS * model.settings.dmax  # m a held body moves (and speeds h) at most
         self.island = np.full(n, -1)  # (n,) the island a sleeping body fell asleep in
         self.arrays = arrays._replace(body_inv_mass=arrays.body_inv_mass.copy(),
                                       body_inv_inertia=arrays.body_inv_inertia.copy(),
@@ -58,16 +70,22 @@ class Sleep:
         """After a step of h from `start` to `end` frames: each body's rest time, then the islands (linked
         by the touching contacts, bodies a and b (m,)) that have rested SLEEP_AFTER fall asleep. A body
         rests while both its speed and its step's displacement are below the sleep speed (a body pushed
-        out of an overlap moves without speed). Returns the bodies that fell asleep."""
+        out of an overlap moves without speed); a held body (HELD_STEPS) has rested long enough at once.
+        Returns the bodies that fell asleep."""
         if not self.may_sleep.any():
             return np.zeros(0, dtype=int)
         turn = np.einsum("nij,nij->n", start.rotation, end.rotation)  # trace of the step's turn: 1 + 2 cos(angle)
         angle = np.arccos(np.clip(0.5 * (turn - 1.0), -1.0, 1.0))
-        limit = self.speed * h
-        still = ((np.linalg.norm(twist[:, :3], axis=1) < self.speed)
-                 & (np.linalg.norm(twist[:, 3:], axis=1) * self.reach < self.speed)
-                 & (np.linalg.norm(end.position - start.position, axis=1) < limit) & (angle * self.reach < limit))
-        self.rest_time = np.where(still & self.may_sleep & ~self.asleep, self.rest_time + h, 0.0)
+        # (n,) how far each body's centre and farthest point moved, and how fast they go now
+        moved = np.maximum(np.linalg.norm(end.position - start.position, axis=1), angle * self.reach)
+        speed = np.maximum(np.linalg.norm(twist[:, :3], axis=1), np.linalg.norm(twist[:, 3:], axis=1) * self.reach)
+        may = self.may_sleep & ~self.asleep
+        self.rest_time = np.where((speed < self.speed) & (moved < self.speed * h) & may, self.rest_time + h, 0.0)
+        bound = min(self._held_motion, HELD_SPEED * self.speed * h * h / (2.0 * SLEEP_AFTER))
+        held = (moved <= bound) & (speed * h <= bound) & may
+        self.held_steps = np.where(held, self.held_steps + 1, 0)
+        self.rest_time[self.held_steps >= HELD_STEPS] = np.maximum(self.rest_time[self.held_steps >= HELD_STEPS],
+                                                                   SLEEP_AFTER)
         moving, awake = self._moves, self._moves & ~self.asleep
         link_a = np.concatenate((touching_a, self._joint_a))
         link_b = np.concatenate((touching_b, self._joint_b))
@@ -105,6 +123,7 @@ class Sleep:
         self.asleep[bodies] = False
         self.island[bodies] = -1
         self.rest_time[bodies] = 0.0
+        self.held_steps[bodies] = 0
         self._update()
 
     def _update(self) -> None:

@@ -11,7 +11,8 @@ from contact_scenes import MASS, SIZE, box_body, floor
 from scenes import scene, simulate, simulate_contact
 
 from mechbake.solver import ModelError
-from mechbake.solver.sleeping import SLEEP_AFTER
+from mechbake.solver.contact.impulse import SEPARATION_SPEED
+from mechbake.solver.sleeping import HELD_STEPS, SLEEP_AFTER
 
 DMAX = 1e-5
 
@@ -23,10 +24,13 @@ def tower(count: int, **settings):
 
 @pytest.mark.parametrize("h", [0.01, 0.002])
 def test_a_resting_tower_falls_asleep_and_stays_exactly_put(h):
-    """After SLEEP_AFTER at rest the whole tower sleeps at once (one island), within a second; asleep,
-    no body moves at all, and each is where it stood (within Dmax)."""
+    """Placed at rest, the tower is held by its contacts: after HELD_STEPS steps the whole tower sleeps at
+    once (one island); asleep, no body moves at all, and each is where it stood (within Dmax)."""
     sim = tower(4, h=h)
-    sim.run(SLEEP_AFTER + 0.5)
+    for _ in range(HELD_STEPS - 1):
+        sim.step()
+    assert sim.stats["asleep"] == 0
+    sim.step()
     assert sim.stats["asleep"] == 4
     before = {name: sim.position(name) for name in ("box0", "box3")}
     substeps = sim.stats["contact_substeps"]
@@ -36,6 +40,40 @@ def test_a_resting_tower_falls_asleep_and_stays_exactly_put(h):
         assert np.array_equal(sim.position(name), position)
         assert np.array_equal(sim.velocity(name), np.zeros(3))
     assert sim.position("box3")[2] == pytest.approx(3.5 * SIZE, abs=DMAX)
+
+
+@pytest.mark.parametrize("h, dmax", [(0.01, DMAX), (0.001, 1e-3)])
+def test_a_box_sliding_off_from_rest_too_slowly_to_see_in_a_step_is_not_held(h, dmax):
+    """On a slope a little steeper than its friction the box starts from rest at 0.4 mm/s^2, far too little
+    to move it by the contacts' convergence in a step (with a coarse Dmax), and fast enough to pass the
+    sleep speed (0.1 mm/s) within SLEEP_AFTER: it never sleeps, and slides as a = g (sin theta - mu cos
+    theta) says."""
+    slope, acceleration = math.radians(20.0), 4e-4
+    mu = math.tan(slope) - acceleration / (9.81 * math.cos(slope))
+    normal = np.array([-math.sin(slope), 0.0, math.cos(slope)])
+    box = box_body("box", position=tuple(0.1 * normal), orientation=(math.cos(-slope / 2), 0, math.sin(-slope / 2), 0),
+                   friction=mu)
+    sim = simulate_contact([box], [floor(normal=tuple(normal), friction=mu)], "impulse", dmax=dmax, h=h,
+                           sleep_speed=1e-4)
+    downhill = np.array([-math.cos(slope), 0.0, -math.sin(slope)])
+    sim.run(0.5)
+    speed = float(sim.velocity("box") @ downhill)
+    sim.run(0.5)
+    assert sim.stats["asleep"] == 0
+    assert float(sim.velocity("box") @ downhill) - speed == pytest.approx(0.5 * acceleration, rel=1e-3)
+
+
+def test_a_ball_rolling_slower_than_the_sleep_speed_sleeps_after_the_rest_time():
+    """Rolling at half the sleep speed it moves every step, so it is not held: it sleeps once it has
+    been that slow for SLEEP_AFTER."""
+    ball = {"name": "ball", "mass": 1.0, "inertia": [0.004] * 3, "position": [0.0, 0.0, 0.1],
+            "velocity": [5e-4, 0.0, 0.0], "angular_velocity": [0.0, 5e-3, 0.0],
+            "shape": {"type": "sphere", "radius": 0.1}, "friction": 0.5}
+    sim = simulate_contact([ball], [floor()], "impulse", dmax=DMAX)
+    sim.run(SLEEP_AFTER - 0.05)
+    assert sim.stats["asleep"] == 0
+    sim.run(0.1)
+    assert sim.stats["asleep"] == 1
 
 
 def test_sleep_speed_zero_keeps_every_body_awake():
@@ -89,11 +127,11 @@ def test_a_box_placed_into_the_floor_sleeps_only_once_it_is_out():
     """Pushed out of the floor it has no speed (kernels hold the overlap's normal rate at 0), yet it moves:
     it sleeps only when it rests on the floor."""
     sim = simulate_contact([box_body("placed", position=(0, 0, 0.05))], [floor()], "impulse", dmax=DMAX)
-    sim.run(0.6)
-    assert sim.stats["asleep"] == 0
-    sim.run(1.4)
+    while not sim.stats["asleep"] and sim.time < 2.0:
+        sim.step()
     assert sim.stats["asleep"] == 1
-    assert sim.position("placed")[2] == pytest.approx(0.1, abs=1e-4)
+    assert sim.time >= 0.05 / SEPARATION_SPEED  # pushed out at most this fast, it was not asleep on the way
+    assert sim.position("placed")[2] == pytest.approx(0.1, abs=DMAX)
 
 
 def test_a_slowly_drifting_body_in_space_does_not_sleep():
