@@ -314,8 +314,8 @@ def test_a_baked_body_made_animated_must_have_its_bake_cleared_first():
 
 
 def test_a_keyed_fixed_body_is_warned_about():
-    """The issue's scene: a support keyed to move but tagged Fixed holds still in the bake; Validate says
-    so and names the role that follows the keys."""
+    """A support keyed to move but tagged Fixed holds still in the bake; Validate says so and names the
+    role that follows the keys."""
     support, _ = hanging_pendulum("keyed")
     support.mechbake.role = "FIXED"
     assert bake.check(bpy.context.scene) == ([], [

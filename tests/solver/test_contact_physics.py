@@ -12,7 +12,7 @@ from scenes import simulate
 
 METHODS = ["impulse", "lcp"]
 DROP = 0.3  # m, the box's bottom above the floor at the start
-OWN, LARGE = BOX * BOX / 6, 0.1  # kg m^2: the 1 kg box shape's inertia, and the larger one
+OWN, LARGE = BOX * BOX / 6, 0.1  # kg m^2: the 1 kg box shape's inertia, and a larger one than its shape's
 DMAX = 1e-7  # the default Dmax
 VMAX = 1e-6  # the default Vmax, m/s
 # A resting box's bottom lies within Dmax of the floor, and a contact's correction may lift it that
