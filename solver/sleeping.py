@@ -6,15 +6,15 @@ in it has moved slower than `sleep_speed` (its centre, and its shape's farthest 
 for SLEEP_AFTER seconds, if it rests on something that does not move (the world, a plane, a mesh, a
 fixed body, through a contact or a joint): a pile or a chain lying on the floor sleeps, a body drifting
 slowly in space does not. A body that the last HELD_STEPS steps left where they found it (moved and sped
-by less than the contacts' convergence, CONTACT_TIGHTNESS Dmax over a step) is held: nothing in its
-island changes with time (no motor, spring or motion table), so every later step repeats the last, and
-it counts as rested at once (a stack placed at rest sleeps after two steps, not half a second). Only
-bodies with a shape sleep, and only on joints that hold them without moving them (no motor, servo,
-brake, spring or applied effort; limits may act): an island that holds another body, or a body with a
-motion table, stays awake. A sleeping body keeps its place and has no speed; the kernels see it as fixed
-(no mass, no gravity), and the broad phase looks only at pairs in which a body moves. A sleeping island
-wakes whole (its joints link it, so every body jointed to it wakes too) as soon as a moving body comes
-within the contact margin of one of its bodies.
+by less than the contacts' convergence, CONTACT_TIGHTNESS Dmax over a step, and than HELD_SPEED allows)
+is held: nothing in its island changes with time (no motor, spring or motion table), so every later step
+repeats the last, and it counts as rested at once (a stack placed at rest sleeps after two steps, not
+half a second). Only bodies with a shape sleep, and only on joints that hold them without moving them
+(no motor, servo, brake, spring or applied effort; limits may act): an island that holds another body,
+or a body with a motion table, stays awake. A sleeping body keeps its place and has no speed; the
+kernels see it as fixed (no mass, no gravity), and the broad phase looks only at pairs in which a body
+moves. A sleeping island wakes whole (its joints link it, so every body jointed to it wakes too) as soon
+as a moving body comes within the contact margin of one of its bodies.
 """
 import numpy as np
 
@@ -84,8 +84,8 @@ class Sleep:
         bound = min(self._held_motion, HELD_SPEED * self.speed * h * h / (2.0 * SLEEP_AFTER))
         held = (moved <= bound) & (speed * h <= bound) & may
         self.held_steps = np.where(held, self.held_steps + 1, 0)
-        self.rest_time[self.held_steps >= HELD_STEPS] = np.maximum(self.rest_time[self.held_steps >= HELD_STEPS],
-                                                                   SLEEP_AFTER)
+        self.rest_time = np.where(self.held_steps >= HELD_STEPS, np.maximum(self.rest_time, SLEEP_AFTER),
+                                  self.rest_time)
         moving, awake = self._moves, self._moves & ~self.asleep
         link_a = np.concatenate((touching_a, self._joint_a))
         link_b = np.concatenate((touching_b, self._joint_b))
