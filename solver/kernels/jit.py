@@ -12,6 +12,7 @@ import os
 import pathlib
 import threading
 import time
+import types
 
 import numpy as np
 
@@ -31,8 +32,10 @@ COMPILED = not numba.config.DISABLE_JIT  # False: the kernels run as plain Pytho
 if is_generic(CACHE_FOLDER):  # shipped kernels: numba's cache keys them by CPU, so compile as they were built
     numba.config.CPU_NAME, numba.config.CPU_FEATURES = "generic", ""
 
-from numba.core import caching, event  # noqa: E402
+from numba.core import caching, event, types as numba_types  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
+
+from .inner_code import PIPELINE as INNER_PIPELINE  # noqa: E402  (numba imported as configured above)
 
 
 class CompileClock(event.Listener):
@@ -99,7 +102,15 @@ numba.config.CACHE_LOCATOR_CLASSES = f"{__name__}.SolverCacheLocator,UserProvide
 
 class InnerDispatcher(CPUDispatcher):
     """A kernel only other kernels call: numba builds no Python entry for it (no_cpython_wrapper), which
-    saves a good part of the compile. Called from Python, it raises instead of jumping to no code."""
+    saves a good part of the compile. Called from Python, it raises instead of jumping to no code.
+    A constant argument is typed as its type, not its value: numba would compile the kernel once per
+    value (a Literal[int](0), a Literal[bool](True)), and the caller's optimiser folds the constant anyway
+    where it inlines the kernel."""
+
+    def get_call_template(self, args, kws):
+        plain = tuple(numba_types.unliteral(arg) for arg in args)
+        plain_keywords = {name: numba_types.unliteral(arg) for name, arg in kws.items()}
+        return super().get_call_template(plain, plain_keywords)
 
     def __call__(self, *args, **kwargs):
         raise TypeError(f"{self.py_func.__module__}.{self.py_func.__qualname__} is compiled for kernels only; "
@@ -119,7 +130,16 @@ class EntryDispatcher(CPUDispatcher):
     """A kernel Python calls. numba types every argument of every call, array by array, which for the
     model's and the rows' arrays takes longer than a small scene's kernel runs (docs/contact_step.md).
     A call with LASTING arrays types them once: later calls with the same objects and arguments of
-    the same kinds go straight to the compiled entry numba chose for them."""
+    the same kinds go straight to the compiled entry numba chose for them.
+    Kernels that call it call its kernel twin instead (the same function compiled as an inner kernel):
+    its machine code is compiled only for what Python calls (inner_code.py)."""
+
+    @property
+    def _numba_type_(self):
+        twin = self.__dict__.get("_kernel_twin")
+        if twin is None:
+            twin = self.__dict__["_kernel_twin"] = _kernel_twin(self)
+        return numba_types.Dispatcher(twin)
 
     def __call__(self, *args, **kwargs):
         if kwargs or LASTING.isdisjoint(map(type, args)):
@@ -147,6 +167,20 @@ class EntryDispatcher(CPUDispatcher):
         if len(overloads) == 1:
             return overloads[0]
         return self.overloads.get(tuple(_typeof_argument(self, arg) for arg in args))
+
+
+def _kernel_twin(entry: EntryDispatcher) -> "InnerDispatcher":
+    """The entry kernel's function as an inner kernel, cached under a name of its own."""
+    function = entry.py_func
+    copy = types.FunctionType(function.__code__, function.__globals__, function.__name__, function.__defaults__,
+                              function.__closure__)
+    copy.__qualname__ = f"{function.__qualname__}.kernel_twin"
+    copy.__module__ = function.__module__
+    twin = InnerDispatcher(py_func=copy, locals={}, targetoptions=dict(entry.targetoptions, no_cpython_wrapper=True),
+                           pipeline_class=INNER_PIPELINE)
+    if not isinstance(entry._cache, caching.NullCache):
+        twin.enable_caching()
+    return twin
 
 
 def _call_key(args) -> tuple | None:
@@ -199,8 +233,12 @@ def _decorator(python_entry: bool, nrt: bool):
     def decorate(function):
         if numba.config.DISABLE_JIT:
             return numba.njit(cache=cache, **options)(function)
-        kind = EntryDispatcher if python_entry else InnerDispatcher
-        dispatcher = kind(py_func=function, locals={}, targetoptions={"nopython": True, **options})
+        targetoptions = {"nopython": True, **options}
+        if python_entry:
+            dispatcher = EntryDispatcher(py_func=function, locals={}, targetoptions=targetoptions)
+        else:
+            dispatcher = InnerDispatcher(py_func=function, locals={}, targetoptions=targetoptions,
+                                         pipeline_class=INNER_PIPELINE)
         if cache:
             dispatcher.enable_caching()
         return dispatcher

@@ -4,7 +4,11 @@ entry kernel: found by reading the sources, as the modules of kernels they impor
 bind those modules and kernels to."""
 import ast
 import importlib
+import json
+import os
 import pathlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -149,3 +153,66 @@ def test_the_fast_call_key_tells_apart_what_numba_types_apart():
     assert len(set(keys)) == len(kinds)  # no two kinds share a key
     assert jit._call_key((np.ones((4, 3)), 2, 3.5, instant.arrays)) == jit._call_key((array, 1, 1.0, instant.arrays))
     assert jit._call_key((2**63,)) is None and jit._call_key(([1.0],)) is None and jit._call_key((None,)) is None
+
+
+TINY_KERNELS = """
+from mechbake.solver.kernels.jit import entry_kernel, kernel
+
+
+@kernel
+def scaled(x, k):
+    return k * x
+
+
+@entry_kernel
+def leaf(x):
+    return x + 1.0
+
+
+@entry_kernel
+def caller(x):
+    return scaled(leaf(x), 2) + scaled(x, 3)
+
+
+@entry_kernel
+def other(x):
+    return leaf(x) + 10.0
+"""
+
+
+def run_tiny_kernels(folder: pathlib.Path, first: str) -> dict:
+    """In a fresh process with its kernel cache in `folder`: call `first` of TINY_KERNELS, then `leaf`;
+    what numba made of them."""
+    probe = f"""
+import json, sys
+sys.path.insert(0, {str(ROOT / 'tools')!r})
+import checkout
+checkout.import_checkout_as_mechbake()
+sys.path.insert(0, {str(folder)!r})
+import tiny
+found = {{"first": tiny.{first}(1.0), "leaf_entries_before": len(tiny.leaf.overloads)}}
+(overload,) = tiny.leaf._kernel_twin.overloads.values()
+found["twin_library"] = type(overload.library).__name__
+found["twin_loaded"] = sum(tiny.leaf._kernel_twin.stats.cache_hits.values())
+found["scaled_signatures"] = len(tiny.scaled.overloads)
+found["leaf"] = tiny.leaf(1.0)
+print(json.dumps(found))
+"""
+    env = {**os.environ, "MECHBAKE_CACHE_DIR": str(folder / "cache")}
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_kernels_call_an_entry_kernel_as_ir_and_python_gets_machine_code_only_for_what_it_calls(tmp_path):
+    (tmp_path / "tiny.py").write_text(TINY_KERNELS)
+    first = run_tiny_kernels(tmp_path, "caller")
+    assert first["first"] == 2.0 * 2.0 + 3.0 * 1.0
+    assert first["leaf_entries_before"] == 0  # caller compiled leaf's body into itself, not leaf's Python entry
+    assert first["twin_library"] == "InnerCodeLibrary" and first["twin_loaded"] == 0
+    assert first["scaled_signatures"] == 1  # called with the constants 2 and 3: compiled once, for an int
+    assert first["leaf"] == 2.0  # Python's call compiles the entry then
+    # A new caller in a later process links the twin's IR from the cache
+    later = run_tiny_kernels(tmp_path, "other")
+    assert later["first"] == 12.0 and later["leaf"] == 2.0
+    assert later["twin_library"] == "InnerCodeLibrary" and later["twin_loaded"] == 1
