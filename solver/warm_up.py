@@ -106,6 +106,10 @@ def warm_up(progress: Callable[[int, int, str], None] | None = None) -> None:
         simulation = Simulation(Model.from_dict(mechanism()))
         for _ in range(STEPS):
             simulation.step()
+        # what a bake and the command line read after each frame; kernels call these kernels' inner
+        # twins, so the steps above do not compile the kernels Python calls here
+        simulation.max_joint_error()
+        simulation.energy()
     if progress is not None:
         progress(len(STAGES), len(STAGES), "done")
     from .kernels import jit  # imported by the first Simulation, with the folder it compiles into
