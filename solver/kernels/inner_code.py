@@ -12,6 +12,9 @@ numba's own and optimise and compile everything they contain once.
 Its cache entry is that IR, in a kind of serialisation of its own, loaded back without machine code.
 What a caller finds at run time is unchanged: a cached entry kernel has never loaded its callees'
 libraries (their code is in its own object), so the callees' own machine code was never called.
+An entry kernel's library is numba's, but no kernel links it (kernels call its twin, jit.py), so its
+cache entry keeps its machine code and the names it defines without numba's copy of its IR for
+linking, which a warm start would otherwise parse (a few MB for the contact step's entries).
 
 This reaches into numba's code libraries, read for the numba versions the extension bundles (0.62,
 0.68); with another numba, inner kernels compile as numba compiles them (`PIPELINE`).
@@ -23,6 +26,7 @@ from numba.core import codegen, compiler, config
 CHECKED_VERSIONS = ((0, 62), (0, 68))  # the numba versions whose internals this was written against
 
 IR_KIND = "mechbake-ir"  # the cache payload of an inner kernel: the IR its callers link
+ENTRY_KIND = "mechbake-entry"  # an entry kernel's: (its machine code, the names it defines)
 
 
 class InnerCodeLibrary(codegen.JITCodeLibrary):
@@ -62,14 +66,45 @@ class InnerCodeLibrary(codegen.JITCodeLibrary):
         return self
 
 
+class EntryCodeLibrary(codegen.JITCodeLibrary):
+    """The code of one entry kernel: machine code, cached without IR."""
+
+    def serialize_using_object_code(self):
+        self._ensure_finalized()
+        module = self._final_module
+        names = [value.name for values in (module.functions, module.global_variables) for value in values
+                 if not value.is_declaration]
+        return self.name, ENTRY_KIND, (self._get_compiled_object(), names)
+
+    def _get_module_for_linking(self):
+        raise RuntimeError(f"{self.name} is an entry kernel: kernels link its kernel twin (jit.EntryDispatcher)")
+
+    @classmethod
+    def from_object(cls, code_generator, name, object_code, names):
+        """The library of a cached entry kernel, as numba loads one: the engine takes the machine code
+        for an empty module."""
+        self = cls(code_generator, name)
+        self.enable_object_caching()
+        self._set_compiled_object(object_code)
+        self._finalize_final_module()
+        code_generator._engine._defined_symbols.update(names)
+        return self
+
+
 class InnerCompiler(compiler.Compiler):
     """numba's pipeline, lowering into an InnerCodeLibrary."""
+    library_class: type[codegen.JITCodeLibrary] = InnerCodeLibrary
 
     def compile_extra(self, func):
         if self.state.library is None:
-            self.state.library = InnerCodeLibrary(self.state.targetctx.codegen(), func.__qualname__)
+            self.state.library = self.library_class(self.state.targetctx.codegen(), func.__qualname__)
             self.state.library.enable_object_caching()
         return super().compile_extra(func)
+
+
+class EntryCompiler(InnerCompiler):
+    """numba's pipeline, lowering into an EntryCodeLibrary."""
+    library_class = EntryCodeLibrary
 
 
 def _numba_fits() -> bool:
@@ -79,7 +114,9 @@ def _numba_fits() -> bool:
                                                            "_get_module_for_linking", "_optimize_final_module"))
 
 
-PIPELINE = InnerCompiler if _numba_fits() else compiler.Compiler  # how inner kernels are compiled
+FITS = _numba_fits()
+PIPELINE = InnerCompiler if FITS else compiler.Compiler  # how inner kernels are compiled
+ENTRY_PIPELINE = EntryCompiler if FITS else compiler.Compiler  # how entry kernels are
 _unserialize_library = codegen.JITCPUCodegen.unserialize_library
 
 
@@ -87,6 +124,8 @@ def _unserialize_inner_too(self, serialized):
     name, kind, data = serialized
     if kind == IR_KIND:
         return InnerCodeLibrary.from_ir(self, name, data)
+    if kind == ENTRY_KIND:
+        return EntryCodeLibrary.from_object(self, name, *data)
     return _unserialize_library(self, serialized)
 
 
@@ -101,6 +140,6 @@ def _set_env_if_loaded(self, env_name, env):
         _set_env(self, env_name, env)
 
 
-if PIPELINE is InnerCompiler:
+if FITS:
     codegen.JITCPUCodegen.unserialize_library = _unserialize_inner_too
     codegen.JITCPUCodegen.set_env = _set_env_if_loaded

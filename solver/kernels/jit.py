@@ -35,7 +35,7 @@ if is_generic(CACHE_FOLDER):  # shipped kernels: numba's cache keys them by CPU,
 from numba.core import caching, event, types as numba_types  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
 
-from .inner_code import PIPELINE as INNER_PIPELINE  # noqa: E402  (numba imported as configured above)
+from .inner_code import ENTRY_PIPELINE, PIPELINE as INNER_PIPELINE  # noqa: E402  (numba imported as configured above)
 
 
 class CompileClock(event.Listener):
@@ -235,7 +235,8 @@ def _decorator(python_entry: bool, nrt: bool):
             return numba.njit(cache=cache, **options)(function)
         targetoptions = {"nopython": True, **options}
         if python_entry:
-            dispatcher = EntryDispatcher(py_func=function, locals={}, targetoptions=targetoptions)
+            dispatcher = EntryDispatcher(py_func=function, locals={}, targetoptions=targetoptions,
+                                         pipeline_class=ENTRY_PIPELINE)
         else:
             dispatcher = InnerDispatcher(py_func=function, locals={}, targetoptions=targetoptions,
                                          pipeline_class=INNER_PIPELINE)
