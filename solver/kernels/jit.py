@@ -1,8 +1,9 @@
 """How every kernel is compiled: numba's `njit`, cached on disk in a writable per-user folder.
 
-This module is the only place that imports numba, and only the kernels import it, so
-`import mechbake.solver` (and Blender's `register()`) stays free of numba; the kernels are imported
-when the first Simulation is made. Where the cache is, and how it is keyed: cache.py (call
+This module is the only place that imports numba (with inner_code.py, which it imports once numba is
+configured), and only the kernels import it, so `import mechbake.solver` (and Blender's `register()`)
+stays free of numba; the kernels are imported when the first Simulation is made. Which code numba
+makes of a kernel, and how it is cached: inner_code.py. Where the cache is, and how it is keyed: cache.py (call
 `set_cache_folder()` before the first Simulation). With NUMBA_DISABLE_JIT=1 the kernels run as
 plain Python.
 """
