@@ -17,7 +17,7 @@ cache entry keeps its machine code and the names it defines without numba's copy
 linking, which a warm start would otherwise parse (a few MB for the contact step's entries).
 
 This reaches into numba's code libraries, read for the numba versions the extension bundles (0.62,
-0.68); with another numba, inner kernels compile as numba compiles them (`PIPELINE`).
+0.68); with another numba, every kernel compiles as numba compiles it (`FITS`).
 """
 import llvmlite.binding as llvm
 import numba
