@@ -64,7 +64,7 @@ def animated_support() -> dict:
 
 def every_shape(contact_method: str, hinged: bool) -> dict:
     """A sphere, a capsule, a box, a hull and points dropped onto a plane and a mesh, the box on a
-    hinge if `hinged`."""
+    servo-driven hinge if `hinged`."""
     hull = {"type": "convex", "vertices": [[x, y, z] for x in (-0.1, 0.1) for y in (-0.1, 0.1) for z in (-0.1, 0.1)]}
     bodies = [
         _body("sphere", (0.0, 0.0, 0.12), shape={"type": "sphere", "radius": 0.1}, restitution=0.5),
@@ -78,8 +78,9 @@ def every_shape(contact_method: str, hinged: bool) -> dict:
             "vertices": [[2.0, -1, 0.01], [3.0, -1, 0.01], [3.0, 1, 0.01], [2.0, 1, 0.01]],
             "triangles": [[0, 1, 2], [0, 2, 3]]}
     plane = {"name": "floor", "type": "plane", "point": [0, 0, 0], "normal": [0, 0, 1]}
+    # a servo on the hinge: its motor holds its axis against the box's contacts (contact/motor_hold.py)
     joints = [{"name": "arm", "type": "hinge", "body_a": "world", "body_b": "box", "anchor": [0.8, 0, 0.12],
-               "axis": [0, 1, 0]}] if hinged else []
+               "axis": [0, 1, 0], "motor": {"mode": "position", "target": 0.0, "max_torque": 5.0}}] if hinged else []
     settings = {"h": 0.01, "dmax": 1e-6, "contact_method": contact_method}
     return {"format": FORMAT, "gravity": [0, 0, -9.81], "settings": settings, "bodies": bodies, "joints": joints,
             "obstacles": [plane, mesh]}
