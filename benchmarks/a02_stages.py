@@ -55,16 +55,16 @@ def _solve(model, rows, rhs, null_count, reps):
 
 
 @numba.njit
-def _look(model, settings, state, rows, flight_arrays, work, reps):
+def _look(model, settings, state, rows, flight_arrays, work, driven, reps):
     for _ in range(reps):
-        correction.look(model, settings, state, rows, flight_arrays, work, H)
+        correction.look(model, settings, state, rows, flight_arrays, work, H, driven)
 
 
 @numba.njit
-def _fly(model, settings, state, flight_arrays, reps):
+def _fly(model, settings, state, flight_arrays, driven, reps):
     for _ in range(reps):
         flight.fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, H,
-                   flight_arrays)
+                   flight_arrays, driven)
 
 
 def microseconds(loop, *arguments) -> float:
@@ -84,7 +84,7 @@ def stages(n: int) -> list:
     sim.run(1.0)
     a, s, state, rows = sim.instant.arrays, sim.instant.settings, sim.instant.state_arrays(), sim.instant.rows
     position, rotation = state.position.copy(), state.rotation.copy()
-    correction.look(a, s, state, rows, sim.instant.flight, sim.instant.work, H)
+    correction.look(a, s, state, rows, sim.instant.flight, sim.instant.work, H, sim.instant.driven)
     gaps = sim.instant.work.errors.copy()
     build = microseconds(_build, a, s.solver, position, rotation, rows)
     k_and_factor = microseconds(_k_and_factor, a, rows)
@@ -95,8 +95,8 @@ def stages(n: int) -> list:
     count = sparse.null_space(a, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span, rows.null_gram,
                               rows.stamp, rows.work)
     projected = microseconds(_solve, a, rows, gaps, count)
-    look = microseconds(_look, a, s, state, rows, sim.instant.flight, sim.instant.work)
-    fly = microseconds(_fly, a, s, state, sim.instant.flight)
+    look = microseconds(_look, a, s, state, rows, sim.instant.flight, sim.instant.work, sim.instant.driven)
+    fly = microseconds(_fly, a, s, state, sim.instant.flight, sim.instant.driven)
     whole = Simulation(model)
     start = time.perf_counter()
     whole.run(2.0)

@@ -4,8 +4,8 @@ it, the work arrays and the counters the kernels add to. Whoever changes the sta
 (`invalidate`); the rows and the flight are then built again when next asked for."""
 import numpy as np
 
-from .arrays import (ContactRowArrays, StateArrays, flight_arrays, joint_islands, row_arrays, solver_settings,
-                     work_arrays)
+from .arrays import (ContactRowArrays, StateArrays, drives_flag, flight_arrays, joint_islands, row_arrays,
+                     solver_settings, work_arrays)
 from .codes import COUNTER_NAMES
 from .state import State
 
@@ -18,6 +18,7 @@ class Instant:
 
         self._fly_kernel, self._rows_kernels, self._contact_rows = flight.fly, rows, contact_rows
         self.arrays = arrays
+        self.driven = drives_flag(arrays)  # the kernels' `driven`: None when the model has no drives or motion
         self.settings = solver_settings(model.settings)
         self.state = state
         self.rows = row_arrays(model)  # the joints' rows at the state's instant, when rows_valid
@@ -48,7 +49,7 @@ class Instant:
         if not self.flight_valid:
             state = self.state
             self._fly_kernel(self.arrays, self.settings.taylor_order, state.time, state.frames.position,
-                             state.frames.rotation, state.twist, h, self.flight)
+                             state.frames.rotation, state.twist, h, self.flight, self.driven)
             self.flight_valid = True
 
     def state_arrays(self) -> StateArrays:

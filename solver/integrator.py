@@ -1,6 +1,6 @@
 """Ballistic motion for the Python side (the contact stage): one call of the flight kernel
 (kernels/flight.py, Schmitt §3) into fresh arrays."""
-from .arrays import flight_arrays
+from .arrays import drives_flag, flight_arrays
 from .frames import Frames
 
 
@@ -10,5 +10,6 @@ def fly(model, arrays, frames: Frames, twist, h: float, time: float) -> Frames:
     from .kernels.flight import fly as fly_kernel  # the kernels load with the first simulation
 
     flight = flight_arrays(model)
-    fly_kernel(arrays, model.settings.taylor_order, time, frames.position, frames.rotation, twist, h, flight)
+    fly_kernel(arrays, model.settings.taylor_order, time, frames.position, frames.rotation, twist, h, flight,
+               drives_flag(arrays))
     return Frames(flight.position, flight.rotation)

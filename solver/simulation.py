@@ -239,11 +239,11 @@ class Simulation:
             assert duration == self.h
             done, stopped, status, index, size, length = self._richardson_steps(
                 instant.arrays, instant.settings, arrays, self._saved, self._start, self._coarse, instant.rows,
-                instant.flight, instant.work, self.h, steps, control, instant.counters)
+                instant.flight, instant.work, self.h, steps, control, instant.counters, instant.driven)
         else:
             done, stopped, status, index, size, length = k.advance_steps(
                 instant.arrays, instant.settings, arrays, self._saved, instant.rows, instant.flight, instant.work,
-                duration, steps, self.h, control, instant.counters)
+                duration, steps, self.h, control, instant.counters, instant.driven)
         self.state.time = float(arrays.time[0])
         self._substep, self._good_in_a_row = float(control[0]), int(control[1])
         instant.count_into(self.stats)

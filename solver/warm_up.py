@@ -19,15 +19,19 @@ from .simulation import Simulation
 
 FORMAT = "mechbake/1"
 STEPS = 30  # long enough for the dropped shapes to land and the drives to reach their limits
+DRIVE_KEYS = ("limits", "spring", "motor", "effort")
 
 
 def _body(name: str, position, **extra) -> dict:
     return {"name": name, "mass": 1.0, "inertia": [0.01, 0.01, 0.01], "position": list(position), **extra}
 
 
-def every_joint(solver: str = "system", extrapolation: str = "none", spring_method: str = "soft") -> dict:
+def every_joint(solver: str = "system", extrapolation: str = "none", spring_method: str = "soft",
+                driven: bool = True) -> dict:
     """A chain holding one joint of every kind, with limits, springs, both motor modes and an applied
-    effort (one target and the effort time tables, as keyed values are)."""
+    effort (one target and the effort time tables, as keyed values are); unless `driven`, without
+    them, the spring and the rail (a model without drives compiles kernels of its own:
+    arrays.drives_flag)."""
     bodies = [_body(f"link{k}", (0.3 * k, 0.0, -0.1 * k)) for k in range(1, 8)]
     joints = [
         {"name": "ball", "type": "ball", "body_a": "world", "body_b": "link1", "anchor": [0.15, 0, 0]},
@@ -46,6 +50,9 @@ def every_joint(solver: str = "system", extrapolation: str = "none", spring_meth
         {"name": "rail", "type": "rail", "body_a": "link6", "body_b": "link7", "start": [1.8, 0, -0.6],
          "end": [2.1, 0, -0.7], "point": [1.95, 0, -0.65], "effort": [[0.0, 0.0], [1.0, 0.5]]},
     ]
+    if not driven:
+        joints = [{key: value for key, value in joint.items() if key not in DRIVE_KEYS} for joint in joints
+                  if joint["type"] not in ("spring", "rail")]  # a rail's end stops are drives
     settings = {"h": 0.01, "dmax": 1e-6, "solver": solver, "extrapolation": extrapolation}
     return {"format": FORMAT, "gravity": [0, 0, -9.81], "settings": settings, "bodies": bodies, "joints": joints}
 
@@ -62,9 +69,9 @@ def animated_support() -> dict:
             "joints": joints}
 
 
-def every_shape(contact_method: str, hinged: bool) -> dict:
+def every_shape(contact_method: str, hinged: bool, driven: bool = True) -> dict:
     """A sphere, a capsule, a box, a hull and points dropped onto a plane and a mesh, the box on a
-    servo-driven hinge if `hinged`."""
+    hinge if `hinged`, driven by a servo if `driven`."""
     hull = {"type": "convex", "vertices": [[x, y, z] for x in (-0.1, 0.1) for y in (-0.1, 0.1) for z in (-0.1, 0.1)]}
     bodies = [
         _body("sphere", (0.0, 0.0, 0.12), shape={"type": "sphere", "radius": 0.1}, restitution=0.5),
@@ -80,7 +87,9 @@ def every_shape(contact_method: str, hinged: bool) -> dict:
     plane = {"name": "floor", "type": "plane", "point": [0, 0, 0], "normal": [0, 0, 1]}
     # a servo on the hinge: its motor holds its axis against the box's contacts (contact/motor_hold.py)
     joints = [{"name": "arm", "type": "hinge", "body_a": "world", "body_b": "box", "anchor": [0.8, 0, 0.12],
-               "axis": [0, 1, 0], "motor": {"mode": "position", "target": 0.0, "max_torque": 5.0}}] if hinged else []
+               "axis": [0, 1, 0]}] if hinged else []
+    if hinged and driven:
+        joints[0]["motor"] = {"mode": "position", "target": 0.0, "max_torque": 5.0}
     settings = {"h": 0.01, "dmax": 1e-6, "contact_method": contact_method}
     return {"format": FORMAT, "gravity": [0, 0, -9.81], "settings": settings, "bodies": bodies, "joints": joints,
             "obstacles": [plane, mesh]}
@@ -88,10 +97,13 @@ def every_shape(contact_method: str, hinged: bool) -> dict:
 
 # What is compiled, in the order it is simulated: (what an artist reads, the mechanism)
 STAGES: tuple[tuple[str, Callable[[], dict]], ...] = (
-    ("joints, drives and the system solver", every_joint),
+    ("joints", lambda: every_joint(driven=False)),
+    ("joints and drives", every_joint),
     ("the iterative solver and Richardson steps", lambda: every_joint("iterative", "richardson", "impulse")),
+    ("Richardson steps without drives", lambda: every_joint("system", "richardson", driven=False)),
     ("animated bodies", animated_support),
-    ("contacts", lambda: every_shape("impulse", hinged=True)),
+    ("contacts", lambda: every_shape("impulse", hinged=True, driven=False)),
+    ("contacts and drives", lambda: every_shape("impulse", hinged=True)),
     # not hinged: Lemke's algorithm ends on a ray for this box on a hinge after 27 steps, and that
     # LemkeFailure is not caught on the LCP's path with joints (contact/step.ContactStep._lcp_with_joints)
     ("contacts with the LCP", lambda: every_shape("lcp", hinged=False)),

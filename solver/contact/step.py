@@ -107,12 +107,16 @@ class ContactStep:
         this is such a shorter step; lcp: the contacts by Stewart and Trinkle's LCP."""
         k, instant = self._kernels, self.instant
         state, arrays = instant.state, instant.state_arrays()
-        spring, load = self._drive_kernels.unstable_explicit_spring(instant.arrays, instant.rows, state.time, h)
-        if spring >= 0:
-            return Failure(STIFF_SPRING, spring, h / np.sqrt(load))
+        driven = instant.driven is not None  # a model without drives compiles none of their kernels
+        if driven:
+            spring, load = self._drive_kernels.unstable_explicit_spring(instant.arrays, instant.rows, state.time, h)
+            if spring >= 0:
+                return Failure(STIFF_SPRING, spring, h / np.sqrt(load))
         self._touching_impacts(h)
         instant.work.accumulated[:] = 0.0  # the drives' impulses this step, the held motors' answers to the LCP's too
-        k.apply_explicit_forces(instant.arrays, instant.rows, state.twist, state.axis_coordinate, state.time, 0.5 * h)
+        if driven:
+            k.apply_explicit_forces(instant.arrays, instant.rows, state.twist, state.axis_coordinate, state.time,
+                                    0.5 * h)
         contact_rows, lcp_contacts, impact = self._contacts_ahead(h, shortened, lcp)
         if impact is not None:
             return impact
@@ -132,7 +136,8 @@ class ContactStep:
                 return failure
         instant.fly(h)
         k.prepare_velocity_levers(instant.arrays, instant.settings, arrays, instant.flight, instant.work)
-        finite = k.advance(instant.arrays, instant.settings, arrays, instant.rows, instant.flight, instant.work, h)
+        finite = k.advance(instant.arrays, instant.settings, arrays, instant.rows, instant.flight, instant.work, h,
+                           instant.driven)
         state.time = float(arrays.time[0])
         instant.flight_valid = False
         if not finite:
@@ -150,7 +155,7 @@ class ContactStep:
         touching = self._impacts(h)
         if self.model.settings.velocity_correction:
             k.correct_velocities(instant.arrays, instant.settings, arrays, instant.rows, instant.work, h,
-                                 instant.counters)
+                                 instant.counters, instant.driven)
             if len(touching):
                 velocity_impulses = self._velocity_contacts(touching, pushed_out, carried, h).impulses()
         if not k.is_finite(arrays):
@@ -170,7 +175,7 @@ class ContactStep:
         instant = self.instant
         arrays = instant.state_arrays()
         status, index, size = self._kernels.substep(instant.arrays, instant.settings, arrays, instant.rows,
-                                                    instant.flight, instant.work, h, instant.counters)
+                                                    instant.flight, instant.work, h, instant.counters, instant.driven)
         instant.state.time = float(arrays.time[0])
         if status == NON_FINITE:
             return non_finite(instant.state)
@@ -265,14 +270,14 @@ class ContactStep:
         a, s, work = instant.arrays, instant.settings, instant.work
         if contact_rows is None:
             converged, joint, gap = k.correct_positions(a, s, arrays, instant.rows, instant.flight, work, h,
-                                                        instant.counters)
+                                                        instant.counters, instant.driven)
             instant.flight_valid = bool(converged)
             return converged, joint, gap, None
         contact_rows.warm_start(self._warm_position, instant.state.twist.reshape(-1), h / self._warm_h)
         for _ in range(REDETECTIONS + 1):
             converged, contact_rows.settled, joint, gap, contact_rows.passes, flight_valid, self._settle_wait = (
                 self._contact_loop.correct_positions(a, s, arrays, instant.rows, instant.flight, work, h,
-                                                     instant.counters, self._loop_drives,
+                                                     instant.counters, self._loop_drives, instant.driven,
                                                      *contact_rows.loop_arrays(h), CONTACT_TIGHTNESS,
                                                      contact_rows.passes, self._settle_wait))
             instant.flight_valid = bool(flight_valid)

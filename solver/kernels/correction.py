@@ -85,14 +85,14 @@ def axis_coordinates(model, position, rotation, previous, out, work):
 
 
 @borrowing_entry_kernel
-def look(model, settings, state, rows, flight, work, h):
+def look(model, settings, state, rows, flight, work, h, driven):
     """A sweep's look-ahead: the flight, every joint's gap there, and for the loop drives the joint
     coordinates there and the axis rates now (nothing else reads them: a mechanism without loop
     drives, such as A02's 121 hinges, does not find them). Returns the worst joint."""
-    fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
+    fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight, driven)
     joint_errors(model, flight.position, flight.rotation, work)
     worst = joint_gaps(model, work.errors, work.gaps)
-    if has_loop_drives(model):
+    if driven is not None and has_loop_drives(model):
         axis_coordinates(model, flight.position, flight.rotation, state.axis_coordinate, work.coordinate_h, work)
         for k in range(model.drive_axis.shape[0]):
             a = model.drive_axis[k]
@@ -151,7 +151,7 @@ def _correct_colour(model, rows, twist, errors, gaps, dmax, h, colour, stats):
 
 
 @borrowing_kernel
-def correct_joints(model, settings, state, rows, flight, work, h, stats, whole):
+def correct_joints(model, settings, state, rows, flight, work, h, stats, whole, driven):
     """The joint corrections of one sweep, by the whole system's solve when `whole` (the system
     solver's always: solves_whole); returns how many joints were corrected."""
     m = model.joint_kind.shape[0]
@@ -160,7 +160,8 @@ def correct_joints(model, settings, state, rows, flight, work, h, stats, whole):
     corrected = 0
     for colour in range(model.color_start.shape[0] - 1):
         if colour > 0 and corrected:
-            fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
+            fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight,
+                driven)
             joint_errors(model, flight.position, flight.rotation, work)
             joint_gaps(model, work.errors, work.gaps)
         corrected += _correct_colour(model, rows, state.twist, work.errors, work.gaps, settings.dmax, h, colour, stats)
@@ -168,11 +169,11 @@ def correct_joints(model, settings, state, rows, flight, work, h, stats, whole):
 
 
 @borrowing_kernel
-def watched_look(model, settings, state, rows, flight, work, h, first_worst):
+def watched_look(model, settings, state, rows, flight, work, h, first_worst, driven):
     """A sweep's look-ahead under Schmitt §5's divergence watch: (worst joint, its gap, the first
     sweep's worst gap (first_worst < 0: this is the first sweep), whether the sweeps may go on: the
     gap is finite and has not grown past GROWTH_LIMIT times the first sweep's, or Dmax)."""
-    joint = look(model, settings, state, rows, flight, work, h)
+    joint = look(model, settings, state, rows, flight, work, h, driven)
     gap = work.gaps[joint] if joint >= 0 else 0.0
     if first_worst < 0:
         first_worst = gap
@@ -181,12 +182,12 @@ def watched_look(model, settings, state, rows, flight, work, h, first_worst):
 
 
 @borrowing_kernel
-def correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats, loop_drives, whole):
+def correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats, loop_drives, whole, driven):
     """A sweep's corrections (P-step 2): the joints (correct_joints), then the loop drives when there
     are any. Returns (joints corrected, the drives' largest change)."""
-    corrected = correct_joints(model, settings, state, rows, flight, work, h, stats, whole)
+    corrected = correct_joints(model, settings, state, rows, flight, work, h, stats, whole, driven)
     drive_change = 0.0
-    if loop_drives:
+    if driven is not None and loop_drives:
         drive_change = solve_loop_drives(model, rows, state.twist, state.axis_coordinate, work.coordinate_h,
                                          work.rate_at_look, work.accumulated, state.time[0], h)
     return corrected, drive_change
@@ -256,16 +257,17 @@ def levers_at_thirds(settings):
 
 
 @borrowing_entry_kernel
-def correct_positions(model, settings, state, rows, flight, work, h, stats):
+def correct_positions(model, settings, state, rows, flight, work, h, stats, driven):
     """P-steps 1 and 2 with the loop drives, until every joint's look-ahead gap is below Dmax.
     Returns (converged, worst joint, its gap); not converged asks the caller to halve h (Schmitt §5:
     a gap that grows, or no convergence within max_corrections sweeps). On success `flight` holds
     the look-ahead that P-step 3 lands on. Drive impulses accumulate in work.accumulated, which the
     sub-step clears."""
-    loop_drives = has_loop_drives(model)
+    loop_drives = driven is not None and has_loop_drives(model)
     if model.row_joint.shape[0] == 0 and not loop_drives:
         work.levers_ready[0] = False
-        fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
+        fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight,
+            driven)
         return True, -1, 0.0
     thirds = levers_at_thirds(settings)
     work.levers_ready[0] = thirds
@@ -275,7 +277,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats):
     worst_joint, worst_gap = -1, 0.0
     for sweep in range(settings.max_corrections):
         worst_joint, worst_gap, first_worst, going = watched_look(model, settings, state, rows, flight, work, h,
-                                                                  first_worst)
+                                                                  first_worst, driven)
         if not going:
             return False, worst_joint, worst_gap
         if thirds and sweep == 0:  # a first guess of where the step lands: the bodies' own velocities
@@ -290,20 +292,21 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats):
             _keep_twist(work.twist_before, state.twist)
             work.accumulated[:] = 0.0
             worst_joint, worst_gap, first_worst, going = watched_look(model, settings, state, rows, flight, work, h,
-                                                                      first_worst)
+                                                                      first_worst, driven)
             if not going:
                 return False, worst_joint, worst_gap
         corrected, drive_change = correct_joints_and_drives(model, settings, state, impulse_rows, flight, work, h,
-                                                            stats, loop_drives, whole)
+                                                            stats, loop_drives, whole, driven)
         if corrected == 0 and drive_change < settings.dmax:
             if drive_change > 0.0:  # the drives moved the bodies after the last look-ahead
-                fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight)
+                fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h,
+                    flight, driven)
             return True, worst_joint, worst_gap
     return False, worst_joint, worst_gap
 
 
 @borrowing_entry_kernel
-def correct_velocities(model, settings, state, rows, work, h, stats):
+def correct_velocities(model, settings, state, rows, work, h, stats, driven):
     """Schmitt P-step 4: complementary impulses until no joint's rate exceeds Vmax. Limits that are
     reached take part as one-sided rows, motors with what is left of their budget for the step (the
     drive impulses the position correction spent, work.accumulated). The rates are those of `rows`
@@ -324,8 +327,10 @@ def correct_velocities(model, settings, state, rows, work, h, stats):
         joint_rows.rates(model, rows, twist, rates)
         worst = joint_gaps(model, rates, work.gaps)
         largest = work.gaps[worst] if worst >= 0 else 0.0
-        drive_change = drive_velocities(model, rows, twist, state.axis_coordinate, velocity_accumulated,
-                                        state.time[0], h, settings.dmax)
+        drive_change = 0.0
+        if driven is not None:
+            drive_change = drive_velocities(model, rows, twist, state.axis_coordinate, velocity_accumulated,
+                                            state.time[0], h, settings.dmax)
         limit = LEVER_TIGHTNESS * settings.vmax if on_levers else settings.vmax
         if largest < limit and drive_change < settings.vmax:
             return
@@ -372,7 +377,7 @@ def is_finite(state):
 
 
 @borrowing_entry_kernel
-def advance(model, settings, state, rows, flight, work, h):
+def advance(model, settings, state, rows, flight, work, h, driven):
     """P-step 3 and what follows it up to the velocity correction: land on the flight, move the joint
     coordinates and the clock on, rows at the new instant, the second half of the explicit forces.
     Returns False when the state became non-finite."""
@@ -382,28 +387,29 @@ def advance(model, settings, state, rows, flight, work, h):
     if not is_finite(state):
         return False
     joint_rows.build(model, settings.solver, state.position, state.rotation, rows)
-    apply_explicit_forces(model, rows, state.twist, state.axis_coordinate, state.time[0], 0.5 * h)
+    if driven is not None:
+        apply_explicit_forces(model, rows, state.twist, state.axis_coordinate, state.time[0], 0.5 * h)
     return True
 
 
 @borrowing_entry_kernel
-def substep(model, settings, state, rows, flight, work, h, stats):
+def substep(model, settings, state, rows, flight, work, h, stats, driven):
     """One sub-step without contacts, as its stages after the first half of the explicit forces (the
-    caller's: a flag saying whether to give them would compile this twice, once for the literal
-    False of advance_steps): P-steps 1-2 (joints and loop drives), P-step 3, the other half of the
-    forces, P-step 4. Returns (status, index, size) as DONE ... STIFF_SPRING say."""
-    spring, load = unstable_explicit_spring(model, rows, state.time[0], h)
-    if spring >= 0:
-        return STIFF_SPRING, spring, load
+    caller's): P-steps 1-2 (joints and loop drives), P-step 3, the other half of the forces, P-step 4.
+    Returns (status, index, size) as DONE ... STIFF_SPRING say."""
+    if driven is not None:
+        spring, load = unstable_explicit_spring(model, rows, state.time[0], h)
+        if spring >= 0:
+            return STIFF_SPRING, spring, load
     work.accumulated[:] = 0.0
-    converged, worst_joint, worst_gap = correct_positions(model, settings, state, rows, flight, work, h, stats)
+    converged, worst_joint, worst_gap = correct_positions(model, settings, state, rows, flight, work, h, stats, driven)
     if not converged:
         return GAP, worst_joint, worst_gap
     prepare_velocity_levers(model, settings, state, flight, work)
-    if not advance(model, settings, state, rows, flight, work, h):
+    if not advance(model, settings, state, rows, flight, work, h, driven):
         return NON_FINITE, worst_joint, np.inf
     if settings.velocity_correction:
-        correct_velocities(model, settings, state, rows, work, h, stats)
+        correct_velocities(model, settings, state, rows, work, h, stats, driven)
     if not is_finite(state):
         return NON_FINITE, worst_joint, np.inf
     return DONE, worst_joint, worst_gap
@@ -440,7 +446,7 @@ def copy_state(source, target):
 
 
 @borrowing_entry_kernel
-def advance_steps(model, settings, state, saved, rows, flight, work, duration, steps, h, control, stats):
+def advance_steps(model, settings, state, saved, rows, flight, work, duration, steps, h, control, stats, driven):
     """`steps` steps of `duration` each for a mechanism without contacts, in sub-steps (Schmitt §5):
     a sub-step that fails is undone from `saved` (state arrays of the same shapes) and retried at
     half its length; after GROW_AFTER good ones in a row a halved length doubles back, up to h.
@@ -460,8 +466,9 @@ def advance_steps(model, settings, state, saved, rows, flight, work, duration, s
                 return step, TOO_MANY_SUBSTEPS, status, index, size, failed_length
             length = min(control[0], remaining)
             copy_state(state, saved)
-            apply_explicit_forces(model, rows, state.twist, state.axis_coordinate, state.time[0], 0.5 * length)
-            outcome, culprit, amount = substep(model, settings, state, rows, flight, work, length, stats)
+            if driven is not None:
+                apply_explicit_forces(model, rows, state.twist, state.axis_coordinate, state.time[0], 0.5 * length)
+            outcome, culprit, amount = substep(model, settings, state, rows, flight, work, length, stats, driven)
             if outcome == DONE:
                 stats[SUBSTEPS] += 1
                 remaining -= length

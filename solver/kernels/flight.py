@@ -199,11 +199,11 @@ def turn(model, order, b, h, rotation, flight):
 
 
 @borrowing_entry_kernel
-def fly(model, order, time, position, rotation, twist, h, flight):
+def fly(model, order, time, position, rotation, twist, h, flight, driven):
     """Every body moved h along its ballistic path from (position, rotation, twist) at `time`; fills
     the flight's position, rotation (orthonormalised: exactly where P-step 3 puts the bodies, or the
     series' truncation error would reach Dmax), velocity and spin at t + h. An animated body goes
-    where its motion is at t + h, whatever its state."""
+    where its motion is at t + h, whatever its state (driven: arrays.drives_flag)."""
     n = position.shape[0]
     omega_body = flight.omega_body
     for b in range(n):
@@ -217,7 +217,7 @@ def fly(model, order, time, position, rotation, twist, h, flight):
             for i in range(3):
                 for k in range(3):
                     flight.rotation[b, i, k] = rotation[b, i, k]
-            if is_animated(model, b):
+            if driven is not None and is_animated(model, b):
                 motion_at(model, b, time + h, flight.position[b], flight.rotation[b], flight.velocity[b],
                           flight.spin[b])
             continue

@@ -121,7 +121,7 @@ class InnerDispatcher(CPUDispatcher):
 # The arrays a simulation builds once and never rebuilds (the model's, its shapes', the settings, the
 # joints' rows, the work arrays): a call from Python types each of them once, by identity.
 LASTING = frozenset((ModelArrays, ShapeTable, SolverSettings, RowArrays, WorkArrays))
-SCALARS = frozenset((float, bool, np.float64, np.int64, np.bool_))
+SCALARS = frozenset((float, bool, np.float64, np.int64, np.bool_, type(None)))  # None: a kernel's `driven`
 FAST_CALLS = 8  # argument typings an entry kernel keeps, the oldest dropped first; each holds its lasting arrays
 _ARRAY_FLAGS = 0x1 | 0x2 | 0x100 | 0x400  # C and F contiguous, aligned, writeable: what numba's array type says
 _INT64 = 2**63

@@ -27,21 +27,22 @@ def combine(model, coarse, fine):
 
 
 @borrowing_entry_kernel
-def richardson_steps(model, settings, state, saved, start, coarse, rows, flight, work, h, steps, control, stats):
+def richardson_steps(model, settings, state, saved, start, coarse, rows, flight, work, h, steps, control, stats,
+                     driven):
     """`steps` steps of h, each combined from one step of h and two of h/2 (advance_steps, with its
     halvings); `start` and `coarse` are state arrays of the state's shapes. `rows` hold the state's
     instant on entry and on return. Returns what advance_steps returns, the steps counted whole."""
     for step in range(steps):
         copy_state(state, start)
         done, stopped, status, index, size, length = advance_steps(model, settings, state, saved, rows, flight, work,
-                                                                   h, 1, h, control, stats)
+                                                                   h, 1, h, control, stats, driven)
         if stopped:
             return step, stopped, status, index, size, length
         copy_state(state, coarse)
         copy_state(start, state)
         joint_rows.build(model, settings.solver, state.position, state.rotation, rows)
         done, stopped, status, index, size, length = advance_steps(model, settings, state, saved, rows, flight, work,
-                                                                   0.5 * h, 2, h, control, stats)
+                                                                   0.5 * h, 2, h, control, stats, driven)
         if stopped:
             return step, stopped, status, index, size, length
         combine(model, coarse, state)

@@ -78,11 +78,13 @@ def test_on_a_cold_cache_the_command_compiles_the_solver_first_and_says_so(tmp_p
     said = [line for line in cold.stdout.splitlines() if line.startswith("mechbake:")]  # Blender's own lines out
     assert said[0] == (f"mechbake: compiling the solver for its first use on this machine (a few minutes, once; "
                        f"kept in {base / cache.cache_folder().name})")
-    assert said[1:7] == ["mechbake: compiling joints, drives and the system solver (0/5)",
-                         "mechbake: compiling the iterative solver and Richardson steps (1/5)",
-                         "mechbake: compiling animated bodies (2/5)", "mechbake: compiling contacts (3/5)",
-                         "mechbake: compiling contacts with the LCP (4/5)", "mechbake: the solver is ready"]
-    assert said[7].startswith("mechbake: baking")
+    assert said[1:10] == ["mechbake: compiling joints (0/8)", "mechbake: compiling joints and drives (1/8)",
+                          "mechbake: compiling the iterative solver and Richardson steps (2/8)",
+                          "mechbake: compiling Richardson steps without drives (3/8)",
+                          "mechbake: compiling animated bodies (4/8)", "mechbake: compiling contacts (5/8)",
+                          "mechbake: compiling contacts and drives (6/8)",
+                          "mechbake: compiling contacts with the LCP (7/8)", "mechbake: the solver is ready"]
+    assert said[10].startswith("mechbake: baking")
     warm = run_module(tmp_path, "bake", str(source), "--frames", "1:5", MECHBAKE_CACHE_DIR=str(base))
     assert warm.returncode == 0 and "compiling" not in warm.stdout
 

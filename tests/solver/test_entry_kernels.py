@@ -130,12 +130,12 @@ def test_a_call_with_lasting_arrays_goes_straight_to_the_entry_numba_chose_and_a
             state.twist, 0.01)
     plain, fast = instant.flight, instant.flight._replace(**{f: np.empty_like(a) for f, a in
                                                              instant.flight._asdict().items()})
-    CPUDispatcher.__call__(flight.fly, *args, plain)
-    flight.fly(*args, fast)  # types the arguments, and keeps what it found
-    assert jit._call_key(args + (fast,)) in flight.fly._fast_calls
+    CPUDispatcher.__call__(flight.fly, *args, plain, instant.driven)
+    flight.fly(*args, fast, instant.driven)  # types the arguments, and keeps what it found
+    assert jit._call_key(args + (fast, instant.driven)) in flight.fly._fast_calls
     for array in fast:
         array[:] = np.nan
-    flight.fly(*args, fast)  # through the kept entry
+    flight.fly(*args, fast, instant.driven)  # through the kept entry
     for name, expected in plain._asdict().items():
         np.testing.assert_array_equal(getattr(fast, name), expected, err_msg=name)
     assert np.ptp(fast.rotation[1]) > 0  # the top turned
@@ -147,12 +147,12 @@ def test_the_fast_call_key_tells_apart_what_numba_types_apart():
     readonly = array.copy()
     readonly.flags.writeable = False
     kinds = [array, array[:, :2], array.T, array.astype(np.float32), array.astype(np.int64), array.astype(">f8"),
-             array.reshape(-1), readonly, 1, 1.0, True, np.float64(1.0), instant.arrays, instant.arrays._replace(),
-             (array, 1.0), (array, 1)]
+             array.reshape(-1), readonly, 1, 1.0, True, None, np.float64(1.0), instant.arrays,
+             instant.arrays._replace(), (array, 1.0), (array, 1)]
     keys = [jit._call_key((kind,)) for kind in kinds]
     assert len(set(keys)) == len(kinds)  # no two kinds share a key
     assert jit._call_key((np.ones((4, 3)), 2, 3.5, instant.arrays)) == jit._call_key((array, 1, 1.0, instant.arrays))
-    assert jit._call_key((2**63,)) is None and jit._call_key(([1.0],)) is None and jit._call_key((None,)) is None
+    assert jit._call_key((2**63,)) is None and jit._call_key(([1.0],)) is None
 
 
 TINY_KERNELS = """

@@ -130,7 +130,8 @@ def test_the_null_space_is_found_only_for_a_right_side_along_it(build, needed):
     from mechbake.solver.kernels.correction import look
 
     instant = sim.instant
-    look(instant.arrays, instant.settings, instant.state_arrays(), rows, instant.flight, instant.work, sim.h)
+    look(instant.arrays, instant.settings, instant.state_arrays(), rows, instant.flight, instant.work, sim.h,
+         instant.driven)
     gaps = sim.instant.work.errors.copy()  # the row errors at the look-ahead, which the position correction solves
     solution = sparse_solve(sim, gaps)
     assert rows.across_pending[0] == planar  # A02's gaps across its plane are 0: that block is never needed

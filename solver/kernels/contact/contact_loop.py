@@ -40,7 +40,7 @@ def gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions
 
 
 @entry_kernel
-def correct_positions(model, settings, state, rows, flight, work, h, stats, loop_drives, body, probe_b, radius,
+def correct_positions(model, settings, state, rows, flight, work, h, stats, loop_drives, driven, body, probe_b, radius,
                       surface_a, normal_a, local, directions, targets, contact_rows, block, accumulated,
                       friction, tightness, passes, settle_wait):
     """The loop of sweeps: look ahead, correct the joints (and the loop drives), one projected
@@ -71,7 +71,8 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     whole = solves_whole(model, settings, rows)
     recent = np.full(STALL_PASSES, np.inf)  # the last STALL_PASSES passes' changes, by pass number
     for sweep in range(settings.max_corrections):
-        joint, gap, first_worst, going = watched_look(model, settings, state, rows, flight, work, h, first_worst)
+        joint, gap, first_worst, going = watched_look(model, settings, state, rows, flight, work, h, first_worst,
+                                                      driven)
         if not going:
             return False, False, joint, gap, passes, False, max(next_settle - passes, 1)
         gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions, flight.position,
@@ -80,7 +81,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
             gap_h[c] -= targets[c]
             row_rates(contact_rows, c, twist, rates_at_look[c])
         corrected, drive_change = correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats,
-                                                            loop_drives, whole)
+                                                            loop_drives, whole, driven)
         joints_settled = corrected == 0 and drive_change < settings.dmax
         passes += 1
         # a resting body must not creep: its contacts converge far below Dmax per step
