@@ -135,7 +135,6 @@ class ContactStep:
             if failure is not None:
                 return failure
         instant.fly(h)
-        k.prepare_velocity_levers(instant.arrays, instant.settings, arrays, instant.flight, instant.work)
         finite = k.advance(instant.arrays, instant.settings, arrays, instant.rows, instant.flight, instant.work, h,
                            instant.driven)
         state.time = float(arrays.time[0])

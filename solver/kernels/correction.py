@@ -354,7 +354,7 @@ def correct_velocities(model, settings, state, rows, work, h, stats, driven):
                 stats[VELOCITY_SOLVES] += 1
 
 
-@borrowing_entry_kernel
+@borrowing_kernel
 def prepare_velocity_levers(model, settings, state, flight, work):
     """With settings.levers THIRDS, after the joint correction and before P-step 3 (`flight` is where
     the step lands): the rows two thirds of the way there, for the velocity correction's impulses.
@@ -378,9 +378,11 @@ def is_finite(state):
 
 @borrowing_entry_kernel
 def advance(model, settings, state, rows, flight, work, h, driven):
-    """P-step 3 and what follows it up to the velocity correction: land on the flight, move the joint
-    coordinates and the clock on, rows at the new instant, the second half of the explicit forces.
-    Returns False when the state became non-finite."""
+    """P-step 3 and what follows it up to the velocity correction: the velocity correction's levers
+    (prepare_velocity_levers), land on the flight, move the joint coordinates and the clock on, rows
+    at the new instant, the second half of the explicit forces. Returns False when the state became
+    non-finite."""
+    prepare_velocity_levers(model, settings, state, flight, work)
     land(flight, state.position, state.rotation, state.twist)
     axis_coordinates(model, state.position, state.rotation, state.axis_coordinate, state.axis_coordinate, work)
     state.time[0] += h
@@ -405,7 +407,6 @@ def substep(model, settings, state, rows, flight, work, h, stats, driven):
     converged, worst_joint, worst_gap = correct_positions(model, settings, state, rows, flight, work, h, stats, driven)
     if not converged:
         return GAP, worst_joint, worst_gap
-    prepare_velocity_levers(model, settings, state, flight, work)
     if not advance(model, settings, state, rows, flight, work, h, driven):
         return NON_FINITE, worst_joint, np.inf
     if settings.velocity_correction:
