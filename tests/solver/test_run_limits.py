@@ -74,6 +74,20 @@ def test_a_divergence_caused_by_a_body_out_of_scale_names_that_body(body, field,
     assert f"body '{body}': its " in str(raised.value) and "too far apart" in str(raised.value)
 
 
+def test_a_body_turning_on_a_joint_at_its_centre_is_not_blamed_for_a_divergence():
+    """A wheel on an axle through its centre of mass (2.8e-17 m off it, by rounding) has a moment 1e30
+    times its mass at that reach; that loses nothing in K. A run that diverges (gravity 1e12 m/s²) names
+    the joint left open, not the wheel."""
+    data = mechanisms.pendulum()
+    data["gravity"] = [0.0, 0.0, -1e12]
+    data["bodies"].append({"name": "wheel", "mass": 1.0, "inertia": [0.01] * 3, "position": [0.1 + 0.2, 0.0, 0.5]})
+    data["joints"].append({"name": "axle", "type": "hinge", "body_a": "world", "body_b": "wheel",
+                           "anchor": [0.3, 0.0, 0.5], "axis": [0.0, 1.0, 0.0]})
+    with pytest.raises(SimulationDiverged, match=r"joint '(rod|axle)' kept a gap") as raised:
+        Simulation(Model.from_dict(data)).run(1.0)
+    assert raised.value.body is None and raised.value.joint in ("rod", "axle")
+
+
 
 def test_a_dmax_finer_than_a_double_resolves_is_named_before_the_run():
     """A Dmax finer than a double resolves across the mechanism is refused, naming the finest that
