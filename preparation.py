@@ -1,12 +1,13 @@
 """Preparing the solver in Blender: where its compiled kernels are kept, and compiling them in a
 background process once the extension is enabled, so that an artist never meets a frozen Blender.
 
-The kernels compile once per machine and MechBake version, in a few minutes (solver/warm_up.py: 160 s
-on a 2-core machine), into the extension's own user folder (`bpy.utils.extension_path_user`),
-unless the zip shipped them compiled for this platform and name (solver/kernels/cache.py).
-register() only chooses that folder: numba is never imported there. A second after Blender starts (or
-the extension is enabled), a timer checks whether the cache is complete and, if not, starts the
-warm-up in a separate Python process at low priority, then follows it. Meanwhile the MechBake panel
+The kernels compile once per machine and MechBake version, in a few minutes (solver/warm_up.py, in
+one process per core: 4 minutes on a slow 2-core machine), into the extension's own user folder
+(`bpy.utils.extension_path_user`), unless the zip shipped them compiled for this platform and name
+(solver/kernels/cache.py). register() only chooses that folder: numba is never imported there. A
+second after Blender starts (or the extension is enabled), a timer checks whether the cache is
+complete and, if not, starts the warm-up in a separate Python process at low priority (which starts
+its workers, solver/warm_up_workers.py), then follows it. Meanwhile the MechBake panel
 says "Preparing the solver (first use, a few minutes)" with the stage it is at, and Bake waits for it
 (Esc cancels) and then bakes: baking at once would compile the same kernels a second time inside
 Blender, freezing it for those minutes. In background mode (`blender -b`, the bpy module) nothing is

@@ -97,7 +97,7 @@ def bullet_scene(build) -> tuple[float, str]:
 
 def main() -> None:
     mechbake.register()
-    warm_up.warm_up()  # the kernels loaded (compiled once per machine) before any timing
+    warm_up.warm_up(workers=1)  # in this process: the kernels loaded (compiled once per machine) before any timing
     rows = []
     try:
         for name, build in (("tower of 10 cubes", tower), ("12 dominoes", dominoes)):

@@ -159,7 +159,7 @@ def main() -> None:
     parser.add_argument("--awake", action="store_true",
                         help="also each method with nothing asleep (sleep_speed 0): the solver's own cost at rest")
     args = parser.parse_args()
-    warm_up.warm_up()  # every kernel compiled (once per machine) and loaded before any timing
+    warm_up.warm_up(workers=1)  # in this process: every kernel compiled (once per machine) and loaded before any timing
     rows = []
     for name, (build, seconds, resting) in SCENES.items():
         if args.only not in name:

@@ -64,7 +64,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--awake", action="store_true", help="also with sleeping off")
     args = parser.parse_args()
-    warm_up.warm_up()  # every kernel compiled (once per machine) and loaded before any timing
+    warm_up.warm_up(workers=1)  # in this process: every kernel compiled (once per machine) and loaded before any timing
     rows = []
     for name, build in SCENES.items():
         if args.only not in name:

@@ -4,15 +4,20 @@ version), so that no bake waits for the compiler.
 numba compiles a kernel the first time it is called with a new kind of argument, so warming up is
 simulating: a few small mechanisms that, between them, take every path of the step (every joint
 kind, every drive, an Animated body, both system solvers, Richardson steps, every contact shape
-against planes and meshes with both contact methods). Blender runs `main` in a background process
-when the extension is enabled; the headless bake calls `warm_up` itself and prints its progress.
+against planes and meshes with both contact methods), in processes side by side. Blender runs
+`main` in a background process when the extension is enabled; the headless bake calls `warm_up`
+itself and prints its progress.
 
     python -m mechbake.solver.warm_up [CACHE_FOLDER]
 """
 import math
+import os
+import pathlib
 import sys
 from collections.abc import Callable
+from typing import Any, TextIO
 
+from . import warm_up_workers
 from .kernels import cache
 from .model import Model
 from .simulation import Simulation
@@ -33,7 +38,7 @@ def every_joint(solver: str = "system", extrapolation: str = "none", spring_meth
     them, the spring and the rail (a model without drives compiles kernels of its own:
     arrays.drives_flag)."""
     bodies = [_body(f"link{k}", (0.3 * k, 0.0, -0.1 * k)) for k in range(1, 8)]
-    joints = [
+    joints: list[dict[str, Any]] = [
         {"name": "ball", "type": "ball", "body_a": "world", "body_b": "link1", "anchor": [0.15, 0, 0]},
         {"name": "hinge", "type": "hinge", "body_a": "link1", "body_b": "link2", "anchor": [0.45, 0, -0.15],
          "axis": [0, 1, 0], "limits": [-0.5, 0.5],
@@ -86,8 +91,9 @@ def every_shape(contact_method: str, hinged: bool, driven: bool = True) -> dict:
             "triangles": [[0, 1, 2], [0, 2, 3]]}
     plane = {"name": "floor", "type": "plane", "point": [0, 0, 0], "normal": [0, 0, 1]}
     # a servo on the hinge: its motor holds its axis against the box's contacts (contact/motor_hold.py)
-    joints = [{"name": "arm", "type": "hinge", "body_a": "world", "body_b": "box", "anchor": [0.8, 0, 0.12],
-               "axis": [0, 1, 0]}] if hinged else []
+    arm = {"name": "arm", "type": "hinge", "body_a": "world", "body_b": "box", "anchor": [0.8, 0, 0.12],
+           "axis": [0, 1, 0]}
+    joints: list[dict[str, Any]] = [arm] if hinged else []
     if hinged and driven:
         joints[0]["motor"] = {"mode": "position", "target": 0.0, "max_torque": 5.0}
     settings = {"h": 0.01, "dmax": 1e-6, "contact_method": contact_method}
@@ -95,40 +101,66 @@ def every_shape(contact_method: str, hinged: bool, driven: bool = True) -> dict:
             "obstacles": [plane, mesh]}
 
 
-# What is compiled, in the order it is simulated: (what an artist reads, the mechanism)
+# What is compiled, in the order the stages are handed out (what an artist reads, the mechanism): the
+# two longest, which share least, first, so that two processes side by side compile them at once
 STAGES: tuple[tuple[str, Callable[[], dict]], ...] = (
     ("joints", lambda: every_joint(driven=False)),
+    ("contacts", lambda: every_shape("impulse", hinged=True, driven=False)),
     ("joints and drives", every_joint),
+    ("contacts and drives", lambda: every_shape("impulse", hinged=True)),
     ("the iterative solver and Richardson steps", lambda: every_joint("iterative", "richardson", "impulse")),
     ("Richardson steps without drives", lambda: every_joint("system", "richardson", driven=False)),
     ("animated bodies", animated_support),
-    ("contacts", lambda: every_shape("impulse", hinged=True, driven=False)),
-    ("contacts and drives", lambda: every_shape("impulse", hinged=True)),
     # not hinged: Lemke's algorithm ends on a ray for this box on a hinge after 27 steps, and that
     # LemkeFailure is not caught on the LCP's path with joints (contact/step.ContactStep._lcp_with_joints)
     ("contacts with the LCP", lambda: every_shape("lcp", hinged=False)),
 )
 
 
-def warm_up(progress: Callable[[int, int, str], None] | None = None) -> None:
+def warm_up(progress: Callable[[int, int, str], None] | None = None, workers: int | None = None) -> None:
     """Simulates every stage, so every kernel is compiled into the cache folder, then marks the folder
-    complete. progress(done, total, what) is called before each stage."""
-    for done, (what, mechanism) in enumerate(STAGES):
-        if progress is not None:
-            progress(done, len(STAGES), what)
-        simulation = Simulation(Model.from_dict(mechanism()))
-        for _ in range(STEPS):
-            simulation.step()
-        # what a bake and the command line read after each frame; kernels call these kernels' inner
-        # twins, so the steps above do not compile the kernels Python calls here
-        simulation.max_joint_error()
-        simulation.energy()
+    complete. progress(started, total, what) is called as each stage starts. workers: processes
+    compiling stages side by side (warm_up_workers.py; by default one per CPU, at most
+    warm_up_workers.MOST_WORKERS); 1, no cache folder or numba's JIT off: the stages run here, one
+    after the other."""
+    folder = cache.cache_folder()
+    count = warm_up_workers.default_workers(len(STAGES)) if workers is None else workers
+    if count > 1 and folder is not None and os.environ.get("NUMBA_DISABLE_JIT", "0") == "0":
+        warm_up_workers.run_stages([what for what, _ in STAGES], folder, count, progress)
+        compiled_into: pathlib.Path | None = folder
+    else:
+        for index, (what, _) in enumerate(STAGES):
+            if progress is not None:
+                progress(index, len(STAGES), what)
+            simulate_stage(index)
+        from .kernels import jit  # imported by the first Simulation, with the folder it compiles into
+
+        compiled_into = jit.CACHE_FOLDER if jit.COMPILED else None
     if progress is not None:
         progress(len(STAGES), len(STAGES), "done")
-    from .kernels import jit  # imported by the first Simulation, with the folder it compiles into
+    if compiled_into is not None:
+        cache.mark_warm(compiled_into)
 
-    if jit.CACHE_FOLDER is not None and jit.COMPILED:
-        cache.mark_warm(jit.CACHE_FOLDER)
+
+def simulate_stage(index: int) -> None:
+    """Simulates STAGES[index], compiling what it needs."""
+    simulation = Simulation(Model.from_dict(STAGES[index][1]()))
+    for _ in range(STEPS):
+        simulation.step()
+    # what a bake and the command line read after each frame; kernels call these kernels' inner
+    # twins, so the steps above do not compile the kernels Python calls here
+    simulation.max_joint_error()
+    simulation.energy()
+
+
+def serve(stages: TextIO) -> None:
+    """A warm_up_workers worker: simulates each stage whose index comes in on a line of `stages`,
+    printing `started INDEX` before and `done INDEX` after it."""
+    for line in stages:
+        index = int(line)
+        print(f"started {index}", flush=True)
+        simulate_stage(index)
+        print(f"done {index}", flush=True)
 
 
 def print_progress(done: int, total: int, what: str) -> None:

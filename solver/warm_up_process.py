@@ -5,14 +5,16 @@ compile again in Blender. The packages above the solver are stand-ins (the exten
 which needs bpy, is not run). Run as a script, by preparation.py in the background and by
 tools/build_extension.py for the kernels the linux-x64 zip ships:
 
-    python warm_up_process.py PACKAGE EXTENSION_FOLDER CACHE_BASE IMPORT_PATHS [--where]
+    python warm_up_process.py PACKAGE EXTENSION_FOLDER CACHE_BASE IMPORT_PATHS [--where | --serve]
 
 CACHE_BASE "" is the default base (cache.py). IMPORT_PATHS (os.pathsep-separated, may be empty) go
 first on sys.path: where Blender found numba.
-With --where it compiles nothing and prints the folder the kernels would go to.
+With --where it compiles nothing and prints the folder the kernels would go to; with --serve it is
+a worker of solver/warm_up_workers.py, simulating the stages it is given.
 """
 import importlib
 import os
+import signal
 import sys
 import types
 
@@ -39,9 +41,15 @@ def main(argv: list[str]) -> int:
             cache.set_cache_folder(cache_base)
         print(cache.cache_folder())
         return 0
+    warm_up = importlib.import_module(package + ".solver.warm_up")
+    if "--serve" in argv[4:]:  # a worker of warm_up_workers.py, at its parent's priority
+        warm_up.cache.set_cache_folder(cache_base)
+        warm_up.serve(sys.stdin)
+        return 0
     if hasattr(os, "nice"):
         os.nice(10)
-    warm_up = importlib.import_module(package + ".solver.warm_up")
+    if hasattr(signal, "SIGTERM"):  # Blender stopping the warm-up: its workers are stopped on the way out
+        signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(1))
     return warm_up.main([cache_base] if cache_base else [])
 
 

@@ -8,8 +8,13 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import time
+
+import pytest
 
 import mechbake
+from mechbake.solver.warm_up import STAGES
+from mechbake.solver.warm_up_workers import default_workers
 
 ROOT = pathlib.Path(mechbake.__file__).resolve().parent
 IMPORT_CHECKOUT = f"import sys; sys.path.insert(0, {str(ROOT / 'tools')!r}); import checkout; " \
@@ -37,12 +42,16 @@ print(json.dumps({"folder": str(jit.CACHE_FOLDER), "compiled": compiled, "compil
 
 
 def test_after_the_warm_up_no_sample_compiles_a_kernel(tmp_path):
+    """The stages shared among two processes side by side, each taking the next when free."""
     env = {**os.environ, "MECHBAKE_CACHE_DIR": str(tmp_path)}
     warm = subprocess.run([sys.executable, "-c", IMPORT_CHECKOUT + "from mechbake.solver import warm_up; "
-                           "sys.exit(warm_up.main([]))"], env=env, capture_output=True, text=True, timeout=900)
+                           "warm_up.warm_up(warm_up.print_progress, workers=2)"],
+                          env=env, capture_output=True, text=True, timeout=900)
     assert warm.returncode == 0, warm.stderr
     lines = warm.stdout.splitlines()
-    assert lines[0] == "0/8 joints" and lines[-1] == "8/8 done"
+    assert lines[-1] == "8/8 done"
+    assert [line.partition("/")[0] for line in lines[:-1]] == [str(count) for count in range(8)]
+    assert sorted(line.partition(" ")[2] for line in lines[:-1]) == sorted(what for what, _ in STAGES)
     (folder,) = tmp_path.glob("kernels-*")
     assert (folder / "complete").is_file()
 
@@ -93,12 +102,55 @@ def test_after_the_warm_up_no_sample_compiles_a_kernel(tmp_path):
     assert json.loads(rerun.stdout.splitlines()[-1])["compiled"] == []
 
 
+def test_a_warm_up_worker_that_fails_stops_the_warm_up_with_its_error(tmp_path):
+    """Workers that cannot import numba (a broken one first on the path): the warm-up ends with their
+    error, and the folder is not marked complete."""
+    broken = tmp_path / "broken"
+    (broken / "numba").mkdir(parents=True)
+    (broken / "numba" / "__init__.py").write_text("raise ImportError('this numba is broken')\n")
+    env = {**os.environ, "MECHBAKE_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(broken)}
+    warm = subprocess.run([sys.executable, "-c", IMPORT_CHECKOUT + "from mechbake.solver import warm_up; "
+                           "warm_up.warm_up(workers=2)"], env=env, capture_output=True, text=True, timeout=300)
+    assert warm.returncode == 1
+    assert warm.stderr.splitlines()[-1] == ("RuntimeError: a warm-up worker failed (exit code 1): ImportError: this "
+                                            "numba is broken")
+    (folder,) = (tmp_path / "cache").glob("kernels-*")
+    assert not (folder / "complete").exists()
+
+
+def test_a_warm_up_stopped_as_blender_stops_it_stops_its_workers(tmp_path):
+    """preparation.py terminates the warm-up process when Blender quits: its workers must not go on
+    compiling on their own."""
+    if default_workers(8) < 2:
+        pytest.skip("one CPU: the warm-up has no workers")
+    warm = subprocess.Popen([sys.executable, str(ROOT / "solver" / "warm_up_process.py"), "mechbake", str(ROOT),
+                             str(tmp_path), ""], stdout=subprocess.PIPE, text=True)
+    assert warm.stdout.readline().startswith("0/8 ")  # its workers have started
+
+    def workers() -> list[str]:
+        found = []
+        for status in pathlib.Path("/proc").glob("[0-9]*/cmdline"):
+            try:
+                line = status.read_bytes().replace(b"\0", b" ").decode()
+            except OSError:  # a process that ended meanwhile
+                continue
+            if "--serve" in line and str(tmp_path) in line:
+                found.append(line)
+        return found
+
+    assert len(workers()) == default_workers(8)
+    warm.terminate()
+    assert warm.wait(timeout=30) != 0
+    deadline = time.monotonic() + 30
+    while workers() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert workers() == []
+
+
 def test_with_no_writable_folder_at_all_the_kernels_compile_in_memory(tmp_path):
     """No cache folder, no user cache, no temporary folder (all read-only or missing): it raised
     FileNotFoundError from tempfile where the README promises an in-memory compile."""
     if not shutil.which("unshare") or subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode:
-        import pytest
-
         pytest.skip("needs unshare with user and mount namespaces to make /tmp read-only")
     run = "import time; start = time.perf_counter(); " + IMPORT_CHECKOUT + """
 import json, mechanisms
