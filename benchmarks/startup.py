@@ -1,9 +1,12 @@
 """Start-up cost of the compiled solver beside MuJoCo's, each in a fresh process: from process start
 to the first step with an empty kernel cache (as on a user's first bake; CPU seconds of the whole
 process, since the compile is most of it) and with a warm one, and the process's exit.
-    python benchmarks/startup.py [--zip out/extension/mechbake-VERSION-linux_x64.zip]
+    python benchmarks/startup.py [--zip out/extension/mechbake-VERSION-linux_x64.zip] [--warm-up]
 With --zip, the linux zip is also installed from disk into a fresh bpy (its own user folders) and
 timed from enabling to the end of its first bake: its shipped kernels make that compile-free.
+With --warm-up, the whole warm-up (every kernel a bake can need, what Blender compiles in the
+background outside the linux zip) into an empty folder, in one process and in one per CPU side by
+side: wall and CPU seconds (about 7 and 4 minutes on a 2-core machine).
 """
 import argparse
 import json
@@ -61,6 +64,17 @@ for blend in {blends!r}:
           f"{{report.frames}} frames {{time.perf_counter() - start_bake:.2f}} s", flush=True)
 """
 ZIP_SAMPLES = ("eight_loop", "pusher")
+WARM_UP = """
+import json, sys, time
+start = time.perf_counter()
+sys.path.insert(0, {tools!r})
+from checkout import import_checkout_as_mechbake
+import_checkout_as_mechbake()
+from mechbake.solver import warm_up, warm_up_workers
+warm_up.warm_up(workers={workers})
+workers = {workers} or warm_up_workers.default_workers(len(warm_up.STAGES))
+print(json.dumps({{"first_step": time.perf_counter() - start, "workers": workers}}), flush=True)
+"""
 
 
 def timed(code: str, env: dict) -> dict:
@@ -94,6 +108,8 @@ def zip_first_bakes(package: str) -> list[str]:
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--zip", help="also time the first bake of this linux zip installed into a fresh bpy")
+    parser.add_argument("--warm-up", action="store_true", help="also time the whole warm-up, in one and in "
+                                                               "several processes")
     args = parser.parse_args(argv)
     rows = []
     for label, scene in SCENES.items():
@@ -108,6 +124,14 @@ def main(argv: list[str]) -> None:
                  f"{mujoco['first_step']:.2f}", f"{mujoco['exit']:.2f}"])
     table("Start-up, each in a fresh process: cold = empty kernel cache (s)",
           ["scene", "cold: CPU (process)", "cold: wall", "warm: wall to first step", "warm: exit"], rows)
+    if args.warm_up:
+        rows = []
+        for workers in (1, None):  # None: the default, one per CPU
+            with tempfile.TemporaryDirectory() as cache:
+                done = timed(WARM_UP.format(tools=str(ROOT / "tools"), workers=workers),
+                             dict(os.environ, MECHBAKE_CACHE_DIR=cache))
+            rows.append([str(done["workers"]), f"{done['first_step']:.0f}", f"{done['cpu']:.0f}"])
+        table("\nThe whole warm-up into an empty folder (s)", ["processes", "wall", "CPU (all processes)"], rows)
     if args.zip:
         print(f"\nlinux zip installed from disk into a fresh bpy ({pathlib.Path(args.zip).name}), seconds:")
         for line in zip_first_bakes(args.zip):
