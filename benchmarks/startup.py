@@ -21,12 +21,15 @@ import time
 from common import table
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PROBE = """
+# the checkout imported as mechbake in a fresh process, its clock started first
+CHECKOUT = """
 import json, sys, time
 start = time.perf_counter()
 sys.path.insert(0, {tools!r})
 from checkout import import_checkout_as_mechbake
 import_checkout_as_mechbake()
+"""
+PROBE = CHECKOUT + """
 import mechbake.solver
 import mechanisms
 imported = time.perf_counter()
@@ -64,12 +67,7 @@ for blend in {blends!r}:
           f"{{report.frames}} frames {{time.perf_counter() - start_bake:.2f}} s", flush=True)
 """
 ZIP_SAMPLES = ("eight_loop", "pusher")
-WARM_UP = """
-import json, sys, time
-start = time.perf_counter()
-sys.path.insert(0, {tools!r})
-from checkout import import_checkout_as_mechbake
-import_checkout_as_mechbake()
+WARM_UP = CHECKOUT + """
 from mechbake.solver import warm_up, warm_up_workers
 warm_up.warm_up(workers={workers})
 workers = {workers} or warm_up_workers.default_workers(len(warm_up.STAGES))

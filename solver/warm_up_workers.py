@@ -15,7 +15,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 
-MOST_WORKERS = 4  # each compiling process holds a few hundred MB, and more of them share less
+MOST_WORKERS = 4  # each compiling process holds about 0.9 GB, and more of them share less
 
 SOLVER_FOLDER = pathlib.Path(__file__).resolve().parent
 WARM_UP_PROCESS = SOLVER_FOLDER / "warm_up_process.py"

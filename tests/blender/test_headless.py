@@ -8,6 +8,7 @@ import bpy
 
 import mechbake
 from headless import run_module, saved_pendulum
+from mechbake.solver.warm_up import STAGES
 from keys import curves
 
 ROOT = pathlib.Path(mechbake.__file__).resolve().parent
@@ -78,8 +79,6 @@ def test_on_a_cold_cache_the_command_compiles_the_solver_first_and_says_so(tmp_p
     said = [line for line in cold.stdout.splitlines() if line.startswith("mechbake:")]  # Blender's own lines out
     assert said[0] == (f"mechbake: compiling the solver for its first use on this machine (a few minutes, once; "
                        f"kept in {base / cache.cache_folder().name})")
-    from mechbake.solver.warm_up import STAGES
-
     # each stage as it starts, counted in order, whichever of the processes side by side takes it
     assert [line.rpartition("(")[2] for line in said[1:9]] == [f"{count}/8)" for count in range(8)]
     assert sorted(line[len("mechbake: compiling "):line.rindex(" (")] for line in said[1:9]) == sorted(

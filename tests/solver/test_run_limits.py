@@ -75,7 +75,7 @@ def test_a_divergence_caused_by_a_body_out_of_scale_names_that_body(body, field,
 
 
 def test_a_body_turning_on_a_joint_at_its_centre_is_not_blamed_for_a_divergence():
-    """A wheel on an axle through its centre of mass (2.8e-17 m off it, by rounding) has a moment 1e30
+    """A wheel on an axle through its centre of mass (5.6e-17 m off it, by rounding) has a moment 1e30
     times its mass at that reach; that loses nothing in K. A run that diverges (gravity 1e12 m/s²) names
     the joint left open, not the wheel."""
     data = mechanisms.pendulum()
