@@ -42,6 +42,12 @@ LEVER_TIGHTNESS = 1e-3
 # anyway. The four-bar is below it for 0.06 s either side of flat; the 8-Loop never goes below it, Bricard's
 # mechanism always is (docs/limits.md: the runs, and why not 1e-2).
 NEAR_SINGULAR = 0.1
+# Away from a singular position the sweeps can still grow a gap (one joint's correction throwing its
+# neighbour off by more than GROWTH_LIMIT) or close it too slowly, each sweep by the same factor; halving
+# the step changes neither. So where the sweeps grow the worst gap, or its fall over the last RATE_WINDOW
+# sweeps, kept up, would not bring it below the limit within max_corrections (sweeps_too_slow), the rest
+# of the stage solves the whole system; only the whole system's growth halves the step.
+RATE_WINDOW = 16
 
 
 @borrowing_entry_kernel
@@ -248,6 +254,18 @@ def solves_whole(model, settings, rows):
 
 
 @borrowing_kernel
+def sweeps_too_slow(sweep, largest, checkpoint, limit, budget):
+    """Whether the iterative solver's sweeps, which brought the worst gap (or rate) from `checkpoint`
+    RATE_WINDOW sweeps ago to `largest` at sweep `sweep`, would at that rate still be at or above
+    `limit` after `budget` sweeps (RATE_WINDOW)."""
+    if largest < limit or checkpoint == np.inf:
+        return False
+    if largest >= checkpoint:
+        return True
+    return sweep + RATE_WINDOW * np.log(limit / largest) / np.log(largest / checkpoint) > budget
+
+
+@borrowing_kernel
 def levers_at_thirds(settings):
     """Whether this run's joint impulses take their levers at thirds: settings.levers THIRDS with the
     system solver. The iterative solver's sweeps project one joint at a time, and along rows that are
@@ -275,11 +293,17 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, driv
     whole = solves_whole(model, settings, rows)
     first_worst = -1.0
     worst_joint, worst_gap = -1, 0.0
+    checkpoint = np.inf
     for sweep in range(settings.max_corrections):
         worst_joint, worst_gap, first_worst, going = watched_look(model, settings, state, rows, flight, work, h,
                                                                   first_worst, driven)
-        if not going:
+        if not going and whole:
             return False, worst_joint, worst_gap
+        if not going:  # the iterative solver's own sweeps grew the gap: the whole system from here
+            whole, first_worst = True, worst_gap
+        elif sweep % RATE_WINDOW == 0 and not whole:
+            whole = sweeps_too_slow(sweep, worst_gap, checkpoint, settings.dmax, settings.max_corrections)
+            checkpoint = worst_gap
         if thirds and sweep == 0:  # a first guess of where the step lands: the bodies' own velocities
             build_lever_rows(model, settings, state, flight, work, 1.0 / 3.0, h)
             _keep_twist(state.twist, work.twist_before)
@@ -323,10 +347,14 @@ def correct_velocities(model, settings, state, rows, work, h, stats, driven):
     rates = work.errors  # reused: row rates instead of row errors
     previous = np.inf
     whole = solves_whole(model, settings, rows)
-    for _ in range(settings.max_corrections):
+    checkpoint = np.inf
+    for sweep in range(settings.max_corrections):
         joint_rows.rates(model, rows, twist, rates)
         worst = joint_gaps(model, rates, work.gaps)
         largest = work.gaps[worst] if worst >= 0 else 0.0
+        if not whole and sweep % RATE_WINDOW == 0:
+            whole = sweeps_too_slow(sweep, largest, checkpoint, settings.vmax, settings.max_corrections)
+            checkpoint = largest
         drive_change = 0.0
         if driven is not None:
             drive_change = drive_velocities(model, rows, twist, state.axis_coordinate, velocity_accumulated,

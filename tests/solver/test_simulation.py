@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 import mechanisms
-from mechbake.solver import Model, Simulation, SimulationDiverged
+from mechbake.solver import Model, Simulation, SimulationDiverged, warm_up
+from mechbake.solver.kernels import correction
 from scenes import rod, scene, simulate
 
 
@@ -15,6 +16,29 @@ def test_iterative_and_system_solvers_agree():
         sim.run(1.0)
         runs[solver] = sim.position("lower")
     assert runs["iterative"] == pytest.approx(runs["system"], abs=1e-6)
+
+
+def test_iterative_solver_whose_sweeps_grow_a_gap_goes_on_as_the_system_solver_does():
+    """A chain of every joint kind without drives (warm_up.every_joint): at t = 0.3 s one sweep of the
+    iterative solver's joint-by-joint corrections throws the slider off by 4.2 times the worst gap the
+    step started with, at every step length, so halving could not help and the run diverged there.
+    Where its sweeps grow a gap, the stage solves the whole system, and the run ends where the system
+    solver's does."""
+    runs = {}
+    for solver in ("iterative", "system"):
+        sim = Simulation(Model.from_dict(warm_up.every_joint(solver, driven=False)))
+        sim.run(1.0)
+        assert sim.max_joint_error() < sim.model.settings.dmax
+        runs[solver] = np.array([sim.position(f"link{k}") for k in range(1, 6)]), sim.energy()
+    assert runs["iterative"][0] == pytest.approx(runs["system"][0], abs=1e-5)
+    assert runs["iterative"][1] == pytest.approx(runs["system"][1], abs=1e-5)
+
+
+@pytest.mark.parametrize("checkpoint, expected", [(2e-5, False), (1.1e-5, True), (1e-5, True)])
+def test_iterative_sweeps_hand_over_when_their_rate_would_not_reach_dmax_within_the_budget(checkpoint, expected):
+    """Halving a gap every RATE_WINDOW (16) sweeps brings 1e-5 below 1e-6 in 54 more sweeps, inside a
+    budget of 200 from sweep 16; shrinking it by a tenth, or not at all, would not."""
+    assert bool(correction.sweeps_too_slow.py_func(16, 1e-5, checkpoint, 1e-6, 200)) is expected
 
 
 def test_step_halves_when_a_joint_cannot_be_closed_and_grows_back():
