@@ -12,8 +12,9 @@ STIFF_SPRING = 3  # an impulse spring too stiff for the step (drive_axis's drive
 LCP_GAVE_UP = -1  # Lemke found no solution: the sub-step goes the impulse way
 CONTACTS_UNSETTLED = -2  # the contacts did not converge: (a body of the deepest contact, its depth below target)
 # Why a compiled run of sub-steps stopped short (correction.advance_steps): a step took more than
-# MAX_SUBSTEPS sub-steps, or was halved below h / 2^MAX_HALVINGS
-TOO_MANY_SUBSTEPS, TOO_SHORT = 1, 2
+# MAX_SUBSTEPS sub-steps, or was halved below h / 2^MAX_HALVINGS; or (kernels/error_control) the error
+# control shrank a sub-step below h error_control.SHORTEST and its error was still above the tolerance
+TOO_MANY_SUBSTEPS, TOO_SHORT, TOO_INACCURATE = 1, 2, 3
 
 # The counters the kernels add to, by their place in the array, and their names in Simulation.stats
 CORRECTIONS, SOLVES, VELOCITY_SOLVES, SUBSTEPS, HALVINGS = range(5)

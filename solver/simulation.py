@@ -14,9 +14,10 @@ import numpy as np
 
 from . import drives
 from .codes import (GAP, GROW_AFTER, LCP_GAVE_UP, MAX_HALVINGS, MAX_STEPS_PER_RUN, MAX_SUBSTEPS, NON_FINITE,
-                    SLOW_SUBSTEPS, SLOW_TOTAL, STIFF_SPRING, TOO_MANY_SUBSTEPS, CONTACTS_UNSETTLED)
+                    SLOW_SUBSTEPS, SLOW_TOTAL, STIFF_SPRING, TOO_INACCURATE, TOO_MANY_SUBSTEPS, CONTACTS_UNSETTLED)
 from .arrays import StateArrays
 from . import error_control
+from .error_control import CHECK_EVERY, CONTROL_SIZE, LARGEST_RATIO, PROPOSED, REJECTED, SMALLEST_SUBSTEP
 from .errors import ModelError, SimulationDiverged
 from .failure import Failure, kernel_failure
 from .frames import Frames
@@ -41,10 +42,11 @@ class Simulation:
         if setting_overrides:
             model = Model(model.spec, Settings.read(model.settings.to_dict(), setting_overrides))
         # numba and the compiled kernels load here, not on import
-        from .kernels import correction, motion, richardson, rows
+        from .kernels import correction, error_control as controlled, motion, richardson, rows
 
         self._kernels, self._rows_kernels = correction, rows
         self._richardson_steps, self._combine = richardson.richardson_steps, richardson.combine
+        self._controlled_steps, self._estimated_substep = controlled.controlled_steps, controlled.estimated_substep
         self.model = model
         self.h = model.settings.h
         self.stats = {"steps": 0, "substeps": 0, "corrections": 0, "solves": 0, "velocity_solves": 0,
@@ -58,17 +60,17 @@ class Simulation:
         instant, state = self.instant, self.state
         # where a compiled step keeps the state its sub-step starts from (kernels/correction.advance_steps)
         self._saved = instant.spare_state()
-        # where a compiled Richardson step keeps its start and its step of h (kernels/richardson)
+        # where a compiled Richardson step keeps its start and its step of h (kernels/richardson), and an
+        # estimated sub-step its start and its two halves (kernels/error_control)
+        self._start, self._coarse = instant.spare_state(), instant.spare_state()
         extrapolated = model.settings.extrapolation == "richardson"
-        self._start: StateArrays | None = instant.spare_state() if extrapolated else None
-        self._coarse: StateArrays | None = instant.spare_state() if extrapolated else None
         # error control (error_control.py): the mechanism's steps without contacts or extrapolation
         self._controlled = (model.settings.error_tolerance > 0 and not model.contacts.enabled
                             and not extrapolated)
         self._body_lengths = error_control.body_lengths(model.body_mass, model.body_inertia)  # (n,) m
-        self._controlled_length = self.h  # the sub-step the controller proposes next
-        self._check_every = 1  # steps from one estimate to the next while the steps are accurate
-        self._unchecked_left = 0  # steps to take before the next estimate
+        self._body_errors = np.zeros(len(model.body_names))  # (n,) m, each body's last estimated error
+        self._error_control = np.zeros(CONTROL_SIZE)  # kernels/error_control's control, carried
+        self._error_control[[PROPOSED, CHECK_EVERY, SMALLEST_SUBSTEP]] = self.h, 1.0, self.h
         for body in np.flatnonzero(model.body_animated):  # where its motion is at the start, and how it moves
             motion.motion_at(instant.arrays, body, 0.0, state.frames.position[body], state.frames.rotation[body],
                              state.twist[body, :3], state.twist[body, 3:])
@@ -235,7 +237,7 @@ class Simulation:
         instant.ensure_rows()
         arrays = instant.state_arrays()
         control = np.array([self._substep, self._good_in_a_row], dtype=np.float64)
-        if self._start is not None:  # Richardson's steps are whole steps of h
+        if self.model.settings.extrapolation == "richardson":  # Richardson's steps are whole steps of h
             assert duration == self.h
             done, stopped, status, index, size, length = self._richardson_steps(
                 instant.arrays, instant.settings, arrays, self._saved, self._start, self._coarse, instant.rows,
@@ -256,87 +258,54 @@ class Simulation:
             raise self._diverged(failure, limit, length)
 
     def _advance_controlled(self, steps: int) -> None:
-        """`steps` steps of h for a mechanism without contacts under error control (error_control.py):
-        while the estimate finds the steps accurate with room, it runs on every few steps only
-        (_check_every, up to error_control.MOST_UNCHECKED), the steps between taken as
-        _advance_jointed takes them."""
-        left = steps
-        while left:
-            if self._unchecked_left and self._controlled_length >= self.h:
-                taken = min(left, self._unchecked_left)
-                self._advance_jointed(self.h, taken, counted=False)
-                self._unchecked_left -= taken
-                left -= taken
-                continue
-            self._controlled_step()
-            left -= 1
+        """`steps` steps of h for a mechanism without contacts under error control, in one kernel call
+        (kernels/error_control.controlled_steps: error_control.py's rule)."""
+        instant = self.instant
+        instant.ensure_rows()
+        arrays = instant.state_arrays()
+        inner = np.array([self._substep, self._good_in_a_row], dtype=np.float64)
+        done, stopped, status, index, size, length = self._controlled_steps(
+            instant.arrays, instant.settings, arrays, self._saved, self._start, self._coarse, instant.rows,
+            instant.flight, instant.work, steps, self.h, self.model.settings.error_tolerance, self._body_lengths,
+            self._body_errors, self._error_control, inner, instant.counters, instant.driven)
+        self._count_controlled(arrays, inner)
+        if stopped == TOO_INACCURATE:
+            body = self.model.body_names[int(index)]
+            raise SimulationDiverged(
+                f"simulation diverged at t = {self.state.time:.6g} s: body '{body}' kept a step's error of "
+                f"{size:.3g} m at a step of {length:.3g} s, above error_tolerance "
+                f"{self.model.settings.error_tolerance:g} m/s; the steps may not shrink below h / 2^16",
+                self.state.time, None, body)
+        if stopped:
+            limit = (f"the step needed more than {MAX_SUBSTEPS} sub-steps" if stopped == TOO_MANY_SUBSTEPS
+                     else f"even at step {2 * self._substep:.3g} s")
+            raise self._diverged(kernel_failure(status, index, size, length), limit, length)
 
-    def _controlled_step(self) -> None:
-        """One step of h in sub-steps whose estimated error per unit time stays within the tolerance:
-        each sub-step taken twice in halves and once whole from the same start, the whole one kept when
-        the estimate (error_control.local_error) is within it, else undone and retried shorter. The
-        sub-steps end on the step's end (a frame's keys stay on frames)."""
-        h, state, tolerance = self.h, self.state, self.model.settings.error_tolerance
-        end, remaining = state.time + h, h
-        accurate = True
-        while remaining > 1e-9 * h:
-            proposal = self._controlled_length
-            length = remaining / np.ceil(remaining / proposal - 1e-9)  # the rest of the step in even pieces
-            start = state.copy()
-            error = self._estimated_substep(length)
-            state = self.state
-            # an error within a few Dmax is the joints' own closing, which no shorter step removes
-            floor = error_control.GAP_NOISE * self.model.settings.dmax
-            ratio = float(error.max(initial=0.0)) / max(tolerance * length, floor)
-            self.stats["largest_error_ratio"] = max(self.stats["largest_error_ratio"], ratio)
-            factor = error_control.length_factor(ratio)
-            if ratio > 1.0:
-                self.state = start
-                state = self.state
-                self.stats["rejected"] += 1
-                self._controlled_length = length * min(factor, error_control.SAFETY)
-                accurate = False
-                if self._controlled_length < h * error_control.SHORTEST:
-                    body = self.model.body_names[int(np.argmax(error))]
-                    raise SimulationDiverged(
-                        f"simulation diverged at t = {state.time:.6g} s: body '{body}' kept a step's error of "
-                        f"{error.max():.3g} m at a step of {length:.3g} s, above error_tolerance "
-                        f"{tolerance:g} m/s; the steps may not shrink below h / 2^16", state.time, None, body)
-                continue
-            remaining -= length
-            self.stats["smallest_substep"] = min(self.stats["smallest_substep"], length)
-            accurate = accurate and ratio < error_control.ACCURATE and length >= h
-            grown = length * factor  # a piece shortened to fit the step says nothing against the proposal
-            self._controlled_length = min(h, max(grown, proposal) if factor >= 1.0 else grown)
-        state.time = end
-        self._substep, self._good_in_a_row = self._controlled_length, 0
-        self._check_every = min(2 * self._check_every, error_control.MOST_UNCHECKED) if accurate else 1
-        self._unchecked_left = self._check_every - 1
+    def _count_controlled(self, arrays: StateArrays, inner: np.ndarray) -> None:
+        """The state's time, the sub-step and the stats after a controlled kernel call."""
+        self.state.time = float(arrays.time[0])
+        self._substep, self._good_in_a_row = float(inner[0]), int(inner[1])
+        self.instant.count_into(self.stats)
+        control = self._error_control
+        self.stats["rejected"] = int(control[REJECTED])
+        self.stats["smallest_substep"] = float(control[SMALLEST_SUBSTEP])
+        self.stats["largest_error_ratio"] = float(control[LARGEST_RATIO])
 
     def local_error(self, length: float) -> np.ndarray:
         """(n,) each body's estimated local error, m, of a sub-step of `length` s from the state now
-        (error_control.local_error); the state and the sub-step length are left as they were. A
-        mechanism without contacts."""
-        start, substep = self.state.copy(), (self._substep, self._good_in_a_row)
-        error = self._estimated_substep(length)
-        self.state = start
-        self._substep, self._good_in_a_row = substep
-        return error
-
-    def _estimated_substep(self, length: float) -> np.ndarray:
-        """Takes a sub-step of `length` as two halves and then, from the same start, whole, which it
-        keeps (an accurate step is then the step an uncontrolled run takes: sub-steps of changing
-        length cost a symmetric method its long-run energy); returns each body's estimated local
-        error of the whole sub-step, m (Schmitt §8)."""
+        (kernels/error_control.estimated_substep); the state and the sub-step length are left as they
+        were. A mechanism without contacts."""
+        instant = self.instant
+        instant.ensure_rows()
         start = self.state.copy()
-        self._substep, self._good_in_a_row = 0.5 * length, 0
-        self._advance_jointed(0.5 * length, 2, counted=False)
-        halves = self.state.frames
-        self.state = start.copy()
-        self._substep, self._good_in_a_row = length, 0
-        self._advance_jointed(length, 1, counted=False)
-        return error_control.local_error(self.model.body_dynamic, self._body_lengths, self.state.frames.position,
-                                         self.state.frames.rotation, halves.position, halves.rotation)
+        arrays = instant.state_arrays()
+        inner = np.array([length, 0.0])
+        self._estimated_substep(instant.arrays, instant.settings, arrays, self._saved, self._start, self._coarse,
+                                instant.rows, instant.flight, instant.work, length, self.h, inner,
+                                self._body_lengths, self._body_errors, instant.counters, instant.driven)
+        instant.counters[:] = 0
+        self.state = start
+        return self._body_errors.copy()
 
     def _diverged(self, failure: "Failure | None", limit: str, length: float = 0.0) -> SimulationDiverged:
         """The error for a run that cannot go on, naming the joint, spring, servo or body at fault; the

@@ -7,7 +7,7 @@ import pytest
 from measure import heavy_top_axes, precession_and_tilt
 
 from mechbake.solver import Model, Simulation
-from mechbake.solver.error_control import length_factor
+from mechbake.solver.kernels.error_control import length_factor
 from mechbake.solver.rotation import quaternion_to_matrix
 
 SQUEEZER_BETA = 15.81077120  # rad at 0.03 s, IFToMM A03 (benchmarks/a03_andrews_squeezer.py)
