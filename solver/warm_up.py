@@ -32,11 +32,11 @@ def _body(name: str, position, **extra) -> dict:
 
 
 def every_joint(solver: str = "system", extrapolation: str = "none", spring_method: str = "soft",
-                driven: bool = True) -> dict:
+                driven: bool = True, error_tolerance: float = 0.0) -> dict:
     """A chain holding one joint of every kind, with limits, springs, both motor modes and an applied
     effort (one target and the effort time tables, as keyed values are); unless `driven`, without
     them, the spring and the rail (a model without drives compiles kernels of its own:
-    arrays.drives_flag)."""
+    arrays.drives_flag). error_tolerance > 0: its steps under error control (kernels/error_control)."""
     bodies = [_body(f"link{k}", (0.3 * k, 0.0, -0.1 * k)) for k in range(1, 8)]
     joints: list[dict[str, Any]] = [
         {"name": "ball", "type": "ball", "body_a": "world", "body_b": "link1", "anchor": [0.15, 0, 0]},
@@ -58,7 +58,8 @@ def every_joint(solver: str = "system", extrapolation: str = "none", spring_meth
     if not driven:
         joints = [{key: value for key, value in joint.items() if key not in DRIVE_KEYS} for joint in joints
                   if joint["type"] not in ("spring", "rail")]  # a rail's end stops are drives
-    settings = {"h": 0.01, "dmax": 1e-6, "solver": solver, "extrapolation": extrapolation}
+    settings = {"h": 0.01, "dmax": 1e-6, "solver": solver, "extrapolation": extrapolation,
+                "error_tolerance": error_tolerance}
     return {"format": FORMAT, "gravity": [0, 0, -9.81], "settings": settings, "bodies": bodies, "joints": joints}
 
 
@@ -114,6 +115,8 @@ STAGES: tuple[tuple[str, Callable[[], dict]], ...] = (
     # not hinged: Lemke's algorithm ends on a ray for this box on a hinge after 27 steps, and that
     # LemkeFailure is not caught on the LCP's path with joints (contact/step.ContactStep._lcp_with_joints)
     ("contacts with the LCP", lambda: every_shape("lcp", hinged=False)),
+    ("error control", lambda: every_joint(error_tolerance=1e-3)),
+    ("error control without drives", lambda: every_joint(driven=False, error_tolerance=1e-3)),
 )
 
 
