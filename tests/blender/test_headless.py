@@ -80,11 +80,12 @@ def test_on_a_cold_cache_the_command_compiles_the_solver_first_and_says_so(tmp_p
     assert said[0] == (f"mechbake: compiling the solver for its first use on this machine (a few minutes, once; "
                        f"kept in {base / cache.cache_folder().name})")
     # each stage as it starts, counted in order, whichever of the processes side by side takes it
-    assert [line.rpartition("(")[2] for line in said[1:9]] == [f"{count}/8)" for count in range(8)]
-    assert sorted(line[len("mechbake: compiling "):line.rindex(" (")] for line in said[1:9]) == sorted(
+    stages = len(STAGES)
+    assert [line.rpartition("(")[2] for line in said[1:stages + 1]] == [f"{count}/{stages})" for count in range(stages)]
+    assert sorted(line[len("mechbake: compiling "):line.rindex(" (")] for line in said[1:stages + 1]) == sorted(
         what for what, _ in STAGES)
-    assert said[9] == "mechbake: the solver is ready"
-    assert said[10].startswith("mechbake: baking")
+    assert said[stages + 1] == "mechbake: the solver is ready"
+    assert said[stages + 2].startswith("mechbake: baking")
     warm = run_module(tmp_path, "bake", str(source), "--frames", "1:5", MECHBAKE_CACHE_DIR=str(base))
     assert warm.returncode == 0 and "compiling" not in warm.stdout
 
