@@ -253,7 +253,7 @@ def solves_whole(model, settings, rows):
     return settings.solver == SYSTEM or rows.softest_pivot[0] < NEAR_SINGULAR
 
 
-@borrowing_kernel
+@borrowing_entry_kernel
 def sweeps_too_slow(sweep, largest, checkpoint, limit, budget):
     """Whether the iterative solver's sweeps, which brought the worst gap (or rate) from `checkpoint`
     RATE_WINDOW sweeps ago to `largest` at sweep `sweep`, would at that rate still be at or above

@@ -38,7 +38,7 @@ def test_iterative_solver_whose_sweeps_grow_a_gap_goes_on_as_the_system_solver_d
 def test_iterative_sweeps_hand_over_when_their_rate_would_not_reach_dmax_within_the_budget(checkpoint, expected):
     """Halving a gap every RATE_WINDOW (16) sweeps brings 1e-5 below 1e-6 in 54 more sweeps, inside a
     budget of 200 from sweep 16; shrinking it by a tenth, or not at all, would not."""
-    assert bool(correction.sweeps_too_slow.py_func(16, 1e-5, checkpoint, 1e-6, 200)) is expected
+    assert bool(correction.sweeps_too_slow(16, 1e-5, checkpoint, 1e-6, 200)) is expected
 
 
 def test_step_halves_when_a_joint_cannot_be_closed_and_grows_back():
