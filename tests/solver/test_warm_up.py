@@ -49,8 +49,9 @@ def test_after_the_warm_up_no_sample_compiles_a_kernel(tmp_path):
                           env=env, capture_output=True, text=True, timeout=900)
     assert warm.returncode == 0, warm.stderr
     lines = warm.stdout.splitlines()
-    assert lines[-1] == "8/8 done"
-    assert [line.partition("/")[0] for line in lines[:-1]] == [str(count) for count in range(8)]
+    stages = len(STAGES)
+    assert lines[-1] == f"{stages}/{stages} done"
+    assert [line.partition("/")[0] for line in lines[:-1]] == [str(count) for count in range(stages)]
     assert sorted(line.partition(" ")[2] for line in lines[:-1]) == sorted(what for what, _ in STAGES)
     (folder,) = tmp_path.glob("kernels-*")
     assert (folder / "complete").is_file()
@@ -121,11 +122,11 @@ def test_a_warm_up_worker_that_fails_stops_the_warm_up_with_its_error(tmp_path):
 def test_a_warm_up_stopped_as_blender_stops_it_stops_its_workers(tmp_path):
     """preparation.py terminates the warm-up process when Blender quits: its workers must not go on
     compiling on their own."""
-    if default_workers(8) < 2:
+    if default_workers(len(STAGES)) < 2:
         pytest.skip("one CPU: the warm-up has no workers")
     warm = subprocess.Popen([sys.executable, str(ROOT / "solver" / "warm_up_process.py"), "mechbake", str(ROOT),
                              str(tmp_path), ""], stdout=subprocess.PIPE, text=True)
-    assert warm.stdout.readline().startswith("0/8 ")  # its workers have started
+    assert warm.stdout.readline().startswith(f"0/{len(STAGES)} ")  # its workers have started
 
     def workers() -> list[str]:
         found = []
@@ -138,7 +139,7 @@ def test_a_warm_up_stopped_as_blender_stops_it_stops_its_workers(tmp_path):
                 found.append(line)
         return found
 
-    assert len(workers()) == default_workers(8)
+    assert len(workers()) == default_workers(len(STAGES))
     warm.terminate()
     assert warm.wait(timeout=30) != 0
     deadline = time.monotonic() + 30
