@@ -246,16 +246,11 @@ class Simulation:
             done, stopped, status, index, size, length = k.advance_steps(
                 instant.arrays, instant.settings, arrays, self._saved, instant.rows, instant.flight, instant.work,
                 duration, steps, self.h, control, instant.counters, instant.driven)
-        self.state.time = float(arrays.time[0])
-        self._substep, self._good_in_a_row = float(control[0]), int(control[1])
-        instant.count_into(self.stats)
+        self._take_control(arrays, control)
         if counted:
             self.stats["steps"] += done
         if stopped:
-            failure = kernel_failure(status, index, size, length)
-            limit = (f"the step needed more than {MAX_SUBSTEPS} sub-steps" if stopped == TOO_MANY_SUBSTEPS
-                     else f"even at step {2 * self._substep:.3g} s")
-            raise self._diverged(failure, limit, length)
+            raise self._stopped_short(stopped, status, index, size, length)
 
     def _advance_controlled(self, steps: int) -> None:
         """`steps` steps of h for a mechanism without contacts under error control, in one kernel call
@@ -268,7 +263,11 @@ class Simulation:
             instant.arrays, instant.settings, arrays, self._saved, self._start, self._coarse, instant.rows,
             instant.flight, instant.work, steps, self.h, self.model.settings.error_tolerance, self._body_lengths,
             self._body_errors, self._error_control, inner, instant.counters, instant.driven)
-        self._count_controlled(arrays, inner)
+        self._take_control(arrays, inner)
+        control = self._error_control
+        self.stats["rejected"] = int(control[REJECTED])
+        self.stats["smallest_substep"] = float(control[SMALLEST_SUBSTEP])
+        self.stats["largest_error_ratio"] = float(control[LARGEST_RATIO])
         if stopped == TOO_INACCURATE:
             body = self.model.body_names[int(index)]
             raise SimulationDiverged(
@@ -277,19 +276,21 @@ class Simulation:
                 f"{self.model.settings.error_tolerance:g} m/s; the steps may not shrink below h / 2^16",
                 self.state.time, None, body)
         if stopped:
-            limit = (f"the step needed more than {MAX_SUBSTEPS} sub-steps" if stopped == TOO_MANY_SUBSTEPS
-                     else f"even at step {2 * self._substep:.3g} s")
-            raise self._diverged(kernel_failure(status, index, size, length), limit, length)
+            raise self._stopped_short(stopped, status, index, size, length)
 
-    def _count_controlled(self, arrays: StateArrays, inner: np.ndarray) -> None:
-        """The state's time, the sub-step and the stats after a controlled kernel call."""
+    def _take_control(self, arrays: StateArrays, control: np.ndarray) -> None:
+        """After a kernel call that stepped the state: its time, the sub-step length and run of good
+        sub-steps the kernel left in `control`, and the kernel's counters into the stats."""
         self.state.time = float(arrays.time[0])
-        self._substep, self._good_in_a_row = float(inner[0]), int(inner[1])
+        self._substep, self._good_in_a_row = float(control[0]), int(control[1])
         self.instant.count_into(self.stats)
-        control = self._error_control
-        self.stats["rejected"] = int(control[REJECTED])
-        self.stats["smallest_substep"] = float(control[SMALLEST_SUBSTEP])
-        self.stats["largest_error_ratio"] = float(control[LARGEST_RATIO])
+
+    def _stopped_short(self, stopped: int, status: int, index: int, size: float, length: float) -> SimulationDiverged:
+        """The error for a stepping kernel that stopped short (`stopped`: TOO_MANY_SUBSTEPS or a
+        sub-step too short), from what it returned of its last failure."""
+        limit = (f"the step needed more than {MAX_SUBSTEPS} sub-steps" if stopped == TOO_MANY_SUBSTEPS
+                 else f"even at step {2 * self._substep:.3g} s")
+        return self._diverged(kernel_failure(status, index, size, length), limit, length)
 
     def local_error(self, length: float) -> np.ndarray:
         """(n,) each body's estimated local error, m, of a sub-step of `length` s from the state now

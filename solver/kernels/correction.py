@@ -266,6 +266,19 @@ def sweeps_too_slow(sweep, largest, checkpoint, limit, budget):
 
 
 @borrowing_kernel
+def hand_over(settings, sweep, going, whole, gap, first_worst, checkpoint):
+    """After a position sweep's look-ahead (watched_look: `going`, `gap`), whether the rest of the
+    stage solves the whole system (RATE_WINDOW): from here if the iterative solver's own sweeps grew
+    the gap, which becomes the measure of growth; every RATE_WINDOW sweeps if they fall too slowly,
+    `gap` becoming the next checkpoint. Returns (whole, first_worst, checkpoint)."""
+    if not going:
+        return True, gap, checkpoint
+    if sweep % RATE_WINDOW == 0 and not whole:
+        return sweeps_too_slow(sweep, gap, checkpoint, settings.dmax, settings.max_corrections), first_worst, gap
+    return whole, first_worst, checkpoint
+
+
+@borrowing_kernel
 def levers_at_thirds(settings):
     """Whether this run's joint impulses take their levers at thirds: settings.levers THIRDS with the
     system solver. The iterative solver's sweeps project one joint at a time, and along rows that are
@@ -299,11 +312,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, driv
                                                                   first_worst, driven)
         if not going and whole:
             return False, worst_joint, worst_gap
-        if not going:  # the iterative solver's own sweeps grew the gap: the whole system from here
-            whole, first_worst = True, worst_gap
-        elif sweep % RATE_WINDOW == 0 and not whole:
-            whole = sweeps_too_slow(sweep, worst_gap, checkpoint, settings.dmax, settings.max_corrections)
-            checkpoint = worst_gap
+        whole, first_worst, checkpoint = hand_over(settings, sweep, going, whole, worst_gap, first_worst, checkpoint)
         if thirds and sweep == 0:  # a first guess of where the step lands: the bodies' own velocities
             build_lever_rows(model, settings, state, flight, work, 1.0 / 3.0, h)
             _keep_twist(state.twist, work.twist_before)

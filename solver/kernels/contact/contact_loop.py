@@ -14,7 +14,7 @@ import numpy as np
 
 from ...codes import SETTLE_RETRY_WORK
 from .passes import STALL_PASSES, position_pass, row_rates, stalled
-from ..correction import RATE_WINDOW, correct_joints_and_drives, solves_whole, sweeps_too_slow, watched_look
+from ..correction import correct_joints_and_drives, hand_over, solves_whole, watched_look
 from .held_contacts import settle
 from ..jit import entry_kernel, kernel
 from .narrow_phase import separation_of
@@ -70,17 +70,13 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     joint, gap = -1, 0.0
     whole = solves_whole(model, settings, rows)
     recent = np.full(STALL_PASSES, np.inf)  # the last STALL_PASSES passes' changes, by pass number
-    checkpoint = np.inf  # the worst joint gap RATE_WINDOW sweeps ago
+    checkpoint = np.inf  # the worst joint gap correction.RATE_WINDOW sweeps ago
     for sweep in range(settings.max_corrections):
         joint, gap, first_worst, going = watched_look(model, settings, state, rows, flight, work, h, first_worst,
                                                       driven)
         if not going and whole:
             return False, False, joint, gap, passes, False, max(next_settle - passes, 1)
-        if not going:  # the iterative solver's own sweeps grew the gap (correction.RATE_WINDOW)
-            whole, first_worst = True, gap
-        elif sweep % RATE_WINDOW == 0 and not whole:
-            whole = sweeps_too_slow(sweep, gap, checkpoint, settings.dmax, settings.max_corrections)
-            checkpoint = gap
+        whole, first_worst, checkpoint = hand_over(settings, sweep, going, whole, gap, first_worst, checkpoint)
         gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions, flight.position,
                        flight.rotation, gap_h, slip_h)
         for c in range(m):
