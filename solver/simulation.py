@@ -14,7 +14,8 @@ import numpy as np
 
 from . import drives
 from .codes import (GAP, GROW_AFTER, LCP_GAVE_UP, MAX_HALVINGS, MAX_STEPS_PER_RUN, MAX_SUBSTEPS, NON_FINITE,
-                    SLOW_SUBSTEPS, SLOW_TOTAL, STIFF_SPRING, TOO_INACCURATE, TOO_MANY_SUBSTEPS, CONTACTS_UNSETTLED)
+                    SLOW_SUBSTEPS, SLOW_TOTAL, STIFF_SPRING, TOO_INACCURATE, TOO_MANY_SUBSTEPS, TOO_SHORT,
+                    CONTACTS_UNSETTLED)
 from .arrays import StateArrays
 from . import error_control
 from .error_control import CHECK_EVERY, CONTROL_SIZE, LARGEST_RATIO, PROPOSED, REJECTED, SMALLEST_SUBSTEP
@@ -198,7 +199,7 @@ class Simulation:
         while remaining > 1e-9 * duration:
             substeps += 1
             if substeps > MAX_SUBSTEPS:
-                raise self._diverged(last_failure, f"the step needed more than {MAX_SUBSTEPS} sub-steps")
+                raise self._stopped_short(TOO_MANY_SUBSTEPS, last_failure)
             h = min(self._substep, remaining)
             saved = self.state.copy()
             failure = self._try_substep(h)
@@ -225,7 +226,7 @@ class Simulation:
             self._good_in_a_row = 0
             self.stats["halvings"] += 1
             if self._substep < self.h / 2**MAX_HALVINGS:
-                raise self._diverged(failure, f"even at step {2 * self._substep:.3g} s", h)
+                raise self._stopped_short(TOO_SHORT, failure, h)
         self.state.time = end
 
     def _advance_jointed(self, duration: float, steps: int, counted: bool) -> None:
@@ -250,7 +251,7 @@ class Simulation:
         if counted:
             self.stats["steps"] += done
         if stopped:
-            raise self._stopped_short(stopped, status, index, size, length)
+            raise self._stopped_short(stopped, kernel_failure(status, index, size, length), length)
 
     def _advance_controlled(self, steps: int) -> None:
         """`steps` steps of h for a mechanism without contacts under error control, in one kernel call
@@ -276,7 +277,7 @@ class Simulation:
                 f"{self.model.settings.error_tolerance:g} m/s; the steps may not shrink below h / 2^16",
                 self.state.time, None, body)
         if stopped:
-            raise self._stopped_short(stopped, status, index, size, length)
+            raise self._stopped_short(stopped, kernel_failure(status, index, size, length), length)
 
     def _take_control(self, arrays: StateArrays, control: np.ndarray) -> None:
         """After a kernel call that stepped the state: its time, the sub-step length and run of good
@@ -285,12 +286,12 @@ class Simulation:
         self._substep, self._good_in_a_row = float(control[0]), int(control[1])
         self.instant.count_into(self.stats)
 
-    def _stopped_short(self, stopped: int, status: int, index: int, size: float, length: float) -> SimulationDiverged:
-        """The error for a stepping kernel that stopped short (`stopped`: TOO_MANY_SUBSTEPS or a
-        sub-step too short), from what it returned of its last failure."""
+    def _stopped_short(self, stopped: int, failure: "Failure | None", length: float = 0.0) -> SimulationDiverged:
+        """The error for a step that stopped short (`stopped`: TOO_MANY_SUBSTEPS, or TOO_SHORT: halved
+        below h / 2^MAX_HALVINGS), from its last failure, of a sub-step of `length`."""
         limit = (f"the step needed more than {MAX_SUBSTEPS} sub-steps" if stopped == TOO_MANY_SUBSTEPS
                  else f"even at step {2 * self._substep:.3g} s")
-        return self._diverged(kernel_failure(status, index, size, length), limit, length)
+        return self._diverged(failure, limit, length)
 
     def local_error(self, length: float) -> np.ndarray:
         """(n,) each body's estimated local error, m, of a sub-step of `length` s from the state now
