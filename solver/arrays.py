@@ -128,8 +128,11 @@ RowArrays = namedtuple("RowArrays", [
     "joint_lever",  # (m, 2, 3) each joint's levers from body a's and body b's centre of mass
     "axis_linear", "axis_angular",  # (q, 3) the same for the axis rows
     "axis_lever",  # (q, 2, 3)
-    "drive_plain",  # (n, 6) an axis row's response without the joints (prepare_drive_rows)
+    "drive_plain",  # (n, 6) workspace (rows._load_rate)
     "null_along",  # (Q,) the right side's coordinates along the null space (sparse.solve)
+    # the driven axes' rows through the joints, a column each, in one solve (rows.drive_rows_through_joints)
+    "drive_coupling", "drive_solution", "drive_permuted",  # (R, driven axes)
+    "drive_along",  # (Q, driven axes)
     "axis_gravity",  # (q,) gravity's acceleration of each axis through the joints (rows.hold_other_motors)
     "axis_held",  # (q,) bool: the axis carries a motor that can act (rows.hold_other_motors)
     "servo_elimination",  # (q, 2 q + 1) the axes' couplings, gravity's column and the rows' combinations, eliminated
@@ -194,6 +197,7 @@ def row_arrays(model) -> RowArrays:
     n, m, rows, q = len(a.body_inv_mass), len(a.joint_kind), len(a.row_joint), len(a.axis_joint)
     d = len(a.drive_kind)
     kept = min(rows, NULL_CAPACITY)  # null space vectors
+    driven = int(np.count_nonzero(a.axis_driven))
     ldl_index = np.empty(a.ldl_start[-1], dtype=np.int64)  # the row of each entry of L by columns: fixed by the pattern
     ldl_index[a.ldl_row_position] = np.repeat(np.arange(rows), np.diff(a.ldl_row_start))
     return RowArrays(np.zeros((n, 3, 3)), np.zeros((rows, 2, 6)), np.zeros((rows, 2, 6)), np.zeros(len(a.k_index)),
@@ -213,7 +217,9 @@ def row_arrays(model) -> RowArrays:
                      np.zeros((q, n, 6)), np.zeros(q), np.zeros(q), np.zeros(q), np.zeros(q), np.zeros((q, q)),
                      np.zeros(1, dtype=np.bool_),
                      np.zeros((rows, 3)), np.zeros((rows, 3)), np.zeros((m, 2, 3)), np.zeros((q, 3)), np.zeros((q, 3)),
-                     np.zeros((q, 2, 3)), np.zeros((n, 6)), np.zeros(kept), np.zeros(q), np.zeros(q, dtype=np.bool_),
+                     np.zeros((q, 2, 3)), np.zeros((n, 6)), np.zeros(kept),
+                     *(np.zeros((rows, driven)) for _ in range(3)), np.zeros((kept, driven)),
+                     np.zeros(q), np.zeros(q, dtype=np.bool_),
                      np.zeros((q, 2 * q + 1)),
                      np.zeros(d, dtype=np.int64), np.zeros(d), np.zeros(d), np.zeros(d),
                      np.zeros((d, d)), np.zeros((d, d)), np.zeros(d, dtype=np.int64), np.zeros(d),

@@ -167,11 +167,12 @@ def _factor_block(model, rows, across):
 
 
 @borrowing_kernel
-def _solve(model, rows, rhs, null_count):
-    """rows.solution through the factor (sparse.solve) over the blocks factorised; returns the misfit."""
+def _solve(model, rows, rhs, null_count, out, permuted, along):
+    """out = K^+ rhs for each column (R, c) through the factor (sparse.solve) over the blocks factorised;
+    returns the misfit."""
     return sparse.solve(model, rows.block_column_start, rows.block_column_entry, rows.ldl_index, rows.ldl_value,
-                        rows.ldl_diagonal, rows.null_basis, rows.null_span, rows.null_gram, null_count, rows.null_along,
-                        rhs, rows.permuted, rows.solution)
+                        rows.ldl_diagonal, rows.null_basis, rows.null_span, rows.null_gram, null_count, along, rhs,
+                        permuted, out)
 
 
 @borrowing_kernel
@@ -241,33 +242,50 @@ def _factor_across(model, rows):
 
 @borrowing_entry_kernel
 def solve_system(model, rows, rhs):
-    """rows.solution = K^+ rhs (sparse.solve), the §7 system's one solve. The block of K across the
-    plane of a planar instant is factorised at the first solve whose right side has a part across
-    it; until then those rows get no impulse, which is their least-squares answer to a right side of
-    0. K's null space is found at the first solve of an instant whose right side has a part along it
-    (its misfit), and that solve is done again with the projection; a right side the rows meet needs
-    neither."""
-    if rows.across_pending[0]:
-        for r in range(rhs.shape[0]):
-            if rhs[r] != 0.0 and rows.row_across[r]:
-                _factor_across(model, rows)
-                break
+    """rows.solution = K^+ rhs (R,), the §7 system's one solve (solve_columns)."""
+    count, kept = rhs.shape[0], rows.null_along.shape[0]
+    solve_columns(model, rows, rhs[:, np.newaxis], rows.solution.reshape((count, 1)),
+                  rows.permuted.reshape((count, 1)), rows.null_along.reshape((kept, 1)))
+
+
+@borrowing_kernel
+def solve_columns(model, rows, rhs, out, permuted, along):
+    """out = K^+ rhs for each of rhs's columns (R, c) (sparse.solve; permuted (R, c) and along (Q, c)
+    workspace). The block of K across the plane of a planar instant is factorised at the first solve
+    whose right side has a part across it; until then those rows get no impulse, which is their
+    least-squares answer to a right side of 0. K's null space is found at the first solve of an
+    instant whose right side has a part along it (its misfit), and that solve is done again with the
+    projection; a right side the rows meet needs neither."""
+    if rows.across_pending[0] and _has_part_across(rows, rhs):
+        _factor_across(model, rows)
     found = rows.null_count[0] >= 0
-    misfit = _solve(model, rows, rhs, rows.null_count[0] if found else 0)
+    misfit = _solve(model, rows, rhs, rows.null_count[0] if found else 0, out, permuted, along)
     if found or misfit == 0.0 or misfit <= CONSISTENT * largest_magnitude(rhs):
         return
     if rows.across_pending[0]:  # the null space is K's whole one: its vectors across the plane too
         _factor_across(model, rows)
     rows.null_count[0] = sparse.null_space(model, rows.ldl_value, rows.ldl_diagonal, rows.null_basis, rows.null_span,
                                            rows.null_gram, rows.stamp, rows.work)
-    _solve(model, rows, rhs, rows.null_count[0])
+    _solve(model, rows, rhs, rows.null_count[0], out, permuted, along)
+
+
+@borrowing_kernel
+def _has_part_across(rows, rhs):
+    for r in range(rhs.shape[0]):
+        if rows.row_across[r]:
+            for c in range(rhs.shape[1]):
+                if rhs[r, c] != 0.0:
+                    return True
+    return False
 
 
 @borrowing_kernel
 def largest_magnitude(values):
+    """The largest |entry| of a (R, c) array."""
     largest = 0.0
-    for value in values:
-        largest = max(largest, abs(value))
+    for r in range(values.shape[0]):
+        for c in range(values.shape[1]):
+            largest = max(largest, abs(values[r, c]))
     return largest
 
 
@@ -349,28 +367,66 @@ def apply_row_impulses(model, rows, impulse, twist):
             twist[b, i] += rows.row_response[r, 1, i] * impulse[r]
 
 
+# Another row (a drive's, a contact's) as the joints let it act: an impulse along a hinge axis turns
+# the arm about its pivot, not about its centre of mass. With K_bb the joints' matrix and K_bd their
+# coupling to the row, the joints answer an impulse of the row with -K_bb^-1 K_bd of their own, so
+# the response is W_d - W_b K_bb^-1 K_bd (the Schur complement's, Schmitt §7). Rows are taken through
+# the joints many at once: their couplings the columns of one solve (solve_columns), which reads L
+# once for all of them.
 @borrowing_kernel
-def through_joints(model, rows, response, out):
-    """Other rows (drives, contacts) as the joints let them act: an impulse along a hinge axis turns
-    the arm about its pivot, not about its centre of mass. With K_bb the joints' matrix and K_bd
-    their coupling, the joints answer an impulse of the row with -K_bb^-1 K_bd of their own, so the
-    response is W_d - W_b K_bb^-1 K_bd (the Schur complement's, Schmitt §7). `response` (n, 6) is one
-    row's plain M^-1 J^T; `out` (n, 6) gets the response through the joints."""
-    coupling = rows.rhs
+def joints_coupling(model, rows, r, body_a, response_a, body_b, response_b):
+    """K_bd's entry of joint row r for a row whose plain response M^-1 J^T is `response_a` (6,) on
+    body a and `response_b` on body b (zero elsewhere)."""
+    total = 0.0
+    for side in range(2):
+        body = model.joint_body[model.row_joint[r], side]
+        if body == body_a:
+            total += dot6(rows.row_jacobian[r, side], response_a)
+        if body == body_b:
+            total += dot6(rows.row_jacobian[r, side], response_b)
+    return total
+
+
+@borrowing_kernel
+def take_joints_answer(model, rows, solution, column, out):
+    """out (n, 6), a row's plain response, less the joints' answer W_b K_bb^-1 K_bd: the rows'
+    responses times column `column` of the solution (R, c) of its couplings."""
     for r in range(model.row_joint.shape[0]):
-        j = model.row_joint[r]
-        coupling[r] = dot6(rows.row_jacobian[r, 0], response[model.joint_body[j, 0]]) + dot6(
-            rows.row_jacobian[r, 1], response[model.joint_body[j, 1]])
-    solve_system(model, rows, coupling)
-    for b in range(response.shape[0]):
+        impulse = solution[r, column]
+        if impulse == 0.0:
+            continue
+        a, b = model.joint_body[model.row_joint[r], 0], model.joint_body[model.row_joint[r], 1]
         for i in range(6):
-            out[b, i] = response[b, i]
-    for r in range(model.row_joint.shape[0]):
-        j = model.row_joint[r]
-        a, b = model.joint_body[j, 0], model.joint_body[j, 1]
+            out[a, i] -= rows.row_response[r, 0, i] * impulse
+            out[b, i] -= rows.row_response[r, 1, i] * impulse
+
+
+@borrowing_kernel
+def drive_rows_through_joints(model, rows):
+    """rows.drive_response[a] for every driven axis a: its row through the joints, all in one solve."""
+    column = 0
+    for a in range(model.axis_joint.shape[0]):
+        if not model.axis_driven[a]:
+            continue
+        j = model.axis_joint[a]
+        for r in range(model.row_joint.shape[0]):
+            rows.drive_coupling[r, column] = joints_coupling(model, rows, r, model.joint_body[j, 0],
+                                                             rows.axis_response[a, 0], model.joint_body[j, 1],
+                                                             rows.axis_response[a, 1])
+        column += 1
+    solve_columns(model, rows, rows.drive_coupling, rows.drive_solution, rows.drive_permuted, rows.drive_along)
+    column = 0
+    for a in range(model.axis_joint.shape[0]):
+        if not model.axis_driven[a]:
+            continue
+        j = model.axis_joint[a]
+        out = rows.drive_response[a]
+        out[:, :] = 0.0
         for i in range(6):
-            out[a, i] -= rows.row_response[r, 0, i] * rows.solution[r]
-            out[b, i] -= rows.row_response[r, 1, i] * rows.solution[r]
+            out[model.joint_body[j, 0], i] += rows.axis_response[a, 0, i]
+            out[model.joint_body[j, 1], i] += rows.axis_response[a, 1, i]
+        take_joints_answer(model, rows, rows.drive_solution, column, out)
+        column += 1
 
 
 @borrowing_kernel
@@ -379,17 +435,12 @@ def prepare_drive_rows(model, rows):
     instant; axes without a drive are left alone (each costs a solve of the joints' system)."""
     if rows.drives_ready[0]:
         return
-    plain = rows.drive_plain
+    drive_rows_through_joints(model, rows)
     for a in range(model.axis_joint.shape[0]):
         if not model.axis_driven[a]:
             continue
         j = model.axis_joint[a]
         body_a, body_b = model.joint_body[j, 0], model.joint_body[j, 1]
-        plain[:, :] = 0.0
-        for i in range(6):
-            plain[body_a, i] += rows.axis_response[a, 0, i]
-            plain[body_b, i] += rows.axis_response[a, 1, i]
-        through_joints(model, rows, plain, rows.drive_response[a])
         stiffness = dot6(rows.axis_jacobian[a, 0], rows.drive_response[a, body_a]) + dot6(
             rows.axis_jacobian[a, 1], rows.drive_response[a, body_b])
         rows.drive_stiffness[a] = max(stiffness, 0.0)

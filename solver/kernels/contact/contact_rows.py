@@ -1,12 +1,12 @@
 """Contact rows at one instant: each contact's rows along d directions at its point, over the twists
 of its two bodies, and their impulse responses through the joints over the bodies those joints join
 (Schmitt §11's contact pairs act on a mechanism as its drives do: through the Schur complement of K,
-rows.through_joints). The arrays are arrays.ContactRowArrays; twists are (6 n,), linear | angular."""
+rows.joints_coupling). The arrays are arrays.ContactRowArrays; twists are (6 n,), linear | angular."""
 import numpy as np
 
 from .held_motors import remove_held_part
 from ..jit import entry_kernel, kernel
-from ..rows import response_of, through_joints
+from ..rows import joints_coupling, response_of, solve_columns, take_joints_answer
 from ..vector import body_point, cross, dot, rotate, unrotate
 
 
@@ -35,7 +35,9 @@ def jacobian_and_response(model, rows, position, body_island, island_start, isla
         start[c + 1] = start[c] + size
     response_body = np.empty(start[m], dtype=np.int64)
     response = np.empty((start[m], d, 6))
-    block, plain, through = np.empty(6), np.zeros((n, 6)), np.empty((n, 6))
+    block = np.empty(6)
+    plain = np.empty((m, d, 2, 6))  # each row's M^-1 J^T on bodies a and b
+    joined = np.zeros(m, dtype=np.bool_)  # a or b is held by joints: the response goes through them
     for c in range(m):
         entry = start[c]
         for side in range(2):
@@ -45,10 +47,9 @@ def jacobian_and_response(model, rows, position, body_island, island_start, isla
             for k in range(island_start[island], island_start[island + 1]):
                 response_body[entry] = island_body[k]
                 entry += 1
-        joined = False  # a or b is held by joints: the response goes through them
         for side in range(2):
             island = body_island[body_a[c] if side == 0 else body_b[c]]
-            joined = joined or (island >= 0 and island_jointed[island])
+            joined[c] = joined[c] or (island >= 0 and island_jointed[island])
         for k in range(d):
             for side in range(2):
                 body = body_a[c] if side == 0 else body_b[c]
@@ -62,24 +63,52 @@ def jacobian_and_response(model, rows, position, body_island, island_start, isla
                 block[5] = sign * (lever[0] * direction[1] - lever[1] * direction[0])
                 for i in range(6):
                     jacobian[c, k, side, i] = block[i]
-                response_of(model, rows.inv_inertia_world, body, block, through[body])
-                for i in range(6):
-                    plain[body, i] += through[body, i]
-            if joined:
-                through_joints(model, rows, plain, through)
+                response_of(model, rows.inv_inertia_world, body, block, plain[c, k, side])
+    solution = _joints_answers(model, rows, body_a, body_b, plain, joined)
+    through = np.zeros((n, 6))
+    column = 0
+    for c in range(m):
+        for k in range(d):
+            if joined[c]:  # every body: the joints answer, and the held motors read, beyond a and b
+                through[:, :] = 0.0
+            for i in range(6):
+                through[body_a[c], i] = plain[c, k, 0, i]
+                through[body_b[c], i] = plain[c, k, 1, i]
+            if joined[c]:
+                take_joints_answer(model, rows, solution, column, through)
+                column += 1
                 if holding:
                     remove_held_part(model, rows, hold, held_inverse, through, held_impulse[c, k])
-            else:
-                for i in range(6):
-                    through[body_a[c], i] = plain[body_a[c], i]
-                    through[body_b[c], i] = plain[body_b[c], i]
             for e in range(start[c], start[c + 1]):
                 for i in range(6):
                     response[e, k, i] = through[response_body[e], i]
-            for i in range(6):
-                plain[body_a[c], i] = 0.0
-                plain[body_b[c], i] = 0.0
     return jacobian, start, response_body, response, held_impulse
+
+
+@kernel
+def _joints_answers(model, rows, body_a, body_b, plain, joined):
+    """(R, columns) the joints' answers K_bb^-1 K_bd to the rows (m, d) of the `joined` contacts, a
+    column each in their order, in one solve (rows.solve_columns)."""
+    m, d = plain.shape[0], plain.shape[1]
+    count = model.row_joint.shape[0]
+    columns = 0
+    for c in range(m):
+        columns += d if joined[c] else 0
+    coupling = np.empty((count, columns))
+    column = 0
+    for c in range(m):
+        if not joined[c]:
+            continue
+        for k in range(d):
+            for r in range(count):
+                coupling[r, column] = joints_coupling(model, rows, r, body_a[c], plain[c, k, 0], body_b[c],
+                                                      plain[c, k, 1])
+            column += 1
+    solution = np.empty((count, columns))
+    if columns:
+        solve_columns(model, rows, coupling, solution, np.empty((count, columns)),
+                      np.empty((rows.null_along.shape[0], columns)))
+    return solution
 
 
 @kernel
