@@ -117,7 +117,7 @@ def _correct_rows(model, rows, twist, rows_errors, rows_gaps, dmax, h, first_joi
         for r in range(model.joint_row_start[j], model.joint_row_start[j + 1]):
             rhs[r] = rows_errors[r] if violating else 0.0
     if count:
-        joint_rows.solve_system(model, rows, rhs)
+        joint_rows.solve_system(model, rows, rhs, rows.solution, rows.permuted, rows.null_along)
         for r in range(rhs.shape[0]):
             rows.solution[r] *= -1.0 / h
         joint_rows.apply_row_impulses(model, rows, rows.solution, twist)
@@ -377,7 +377,8 @@ def correct_velocities(model, settings, state, rows, work, h, stats, driven):
             impulse_rows, on_levers = rows, False
         previous = largest
         if whole:
-            joint_rows.solve_system(model, impulse_rows, rates)
+            joint_rows.solve_system(model, impulse_rows, rates, impulse_rows.solution, impulse_rows.permuted,
+                                    impulse_rows.null_along)
             for r in range(rates.shape[0]):
                 impulse_rows.solution[r] *= -1.0
             joint_rows.apply_row_impulses(model, impulse_rows, impulse_rows.solution, twist)

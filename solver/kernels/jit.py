@@ -267,3 +267,50 @@ entry_kernel = _decorator(python_entry=True, nrt=True)
 # (tests/solver/test_kernels.py counts the allocations of whole runs).
 borrowing_kernel = _decorator(python_entry=False, nrt=False)
 borrowing_entry_kernel = _decorator(python_entry=True, nrt=False)
+
+
+# A right side of one column (R,) or of several (R, c) in one kernel's source (sparse.solve): the
+# kernel reads and writes it through these, so for (R,) the column count is a constant the compiler
+# folds, and the one-column solve is compiled as if written for (R,) alone.
+def column_count(values) -> int:
+    """1 for (R,), c for (R, c)."""
+    return 1 if values.ndim == 1 else values.shape[1]
+
+
+def entry(values, row: int, column: int) -> float:
+    """values[row] of (R,), values[row, column] of (R, c)."""
+    return values[row] if values.ndim == 1 else values[row, column]
+
+
+def set_entry(values, row: int, column: int, value: float) -> None:
+    if values.ndim == 1:
+        values[row] = value
+    else:
+        values[row, column] = value
+
+
+if COMPILED:
+    from numba.extending import overload  # noqa: E402
+
+    @overload(column_count)
+    def _column_count(values):
+        if values.ndim == 1:
+            return lambda values: 1
+        return lambda values: values.shape[1]
+
+    @overload(entry)
+    def _entry(values, row, column):
+        if values.ndim == 1:
+            return lambda values, row, column: values[row]
+        return lambda values, row, column: values[row, column]
+
+    @overload(set_entry)
+    def _set_entry(values, row, column, value):
+        if values.ndim == 1:
+            def set_one(values, row, column, value):
+                values[row] = value
+            return set_one
+
+        def set_several(values, row, column, value):
+            values[row, column] = value
+        return set_several

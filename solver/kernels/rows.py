@@ -11,7 +11,7 @@ import numpy as np
 from ..codes import ITERATIVE
 from ..drives import MOTOR_POSITION, MOTOR_VELOCITY
 from . import joints, sparse
-from .jit import borrowing_entry_kernel, borrowing_kernel, kernel
+from .jit import borrowing_entry_kernel, borrowing_kernel, column_count, entry, kernel
 
 # Schmitt §5's own blocks: one joint's rows are independent, and a relative ridge this small leaves
 # them untouched while keeping a block that touches only fixed bodies invertible. (The §7 system drops
@@ -168,8 +168,7 @@ def _factor_block(model, rows, across):
 
 @borrowing_kernel
 def _solve(model, rows, rhs, null_count, out, permuted, along):
-    """out = K^+ rhs for each column (R, c) through the factor (sparse.solve) over the blocks factorised;
-    returns the misfit."""
+    """out = K^+ rhs through the factor (sparse.solve) over the blocks factorised; returns the misfit."""
     return sparse.solve(model, rows.block_column_start, rows.block_column_entry, rows.ldl_index, rows.ldl_value,
                         rows.ldl_diagonal, rows.null_basis, rows.null_span, rows.null_gram, null_count, along, rhs,
                         permuted, out)
@@ -241,18 +240,11 @@ def _factor_across(model, rows):
 
 
 @borrowing_entry_kernel
-def solve_system(model, rows, rhs):
-    """rows.solution = K^+ rhs (R,), the §7 system's one solve (solve_columns)."""
-    count, kept = rhs.shape[0], rows.null_along.shape[0]
-    solve_columns(model, rows, rhs[:, np.newaxis], rows.solution.reshape((count, 1)),
-                  rows.permuted.reshape((count, 1)), rows.null_along.reshape((kept, 1)))
-
-
-@borrowing_kernel
-def solve_columns(model, rows, rhs, out, permuted, along):
-    """out = K^+ rhs for each of rhs's columns (R, c) (sparse.solve; permuted (R, c) and along (Q, c)
-    workspace). The block of K across the plane of a planar instant is factorised at the first solve
-    whose right side has a part across it; until then those rows get no impulse, which is their
+def solve_system(model, rows, rhs, out, permuted, along):
+    """out = K^+ rhs, the §7 system's solve, for a right side of one column (R,) or several (R, c)
+    (sparse.solve; permuted (R[, c]) and along (Q[, c]) workspace, rows.permuted and rows.null_along
+    for one column). The block of K across the plane of a planar instant is factorised at the first
+    solve whose right side has a part across it; until then those rows get no impulse, which is their
     least-squares answer to a right side of 0. K's null space is found at the first solve of an
     instant whose right side has a part along it (its misfit), and that solve is done again with the
     projection; a right side the rows meet needs neither."""
@@ -273,19 +265,19 @@ def solve_columns(model, rows, rhs, out, permuted, along):
 def _has_part_across(rows, rhs):
     for r in range(rhs.shape[0]):
         if rows.row_across[r]:
-            for c in range(rhs.shape[1]):
-                if rhs[r, c] != 0.0:
+            for c in range(column_count(rhs)):
+                if entry(rhs, r, c) != 0.0:
                     return True
     return False
 
 
 @borrowing_kernel
 def largest_magnitude(values):
-    """The largest |entry| of a (R, c) array."""
+    """The largest |entry| of a (R,) or (R, c) array."""
     largest = 0.0
     for r in range(values.shape[0]):
-        for c in range(values.shape[1]):
-            largest = max(largest, abs(values[r, c]))
+        for c in range(column_count(values)):
+            largest = max(largest, abs(entry(values, r, c)))
     return largest
 
 
@@ -371,7 +363,7 @@ def apply_row_impulses(model, rows, impulse, twist):
 # the arm about its pivot, not about its centre of mass. With K_bb the joints' matrix and K_bd their
 # coupling to the row, the joints answer an impulse of the row with -K_bb^-1 K_bd of their own, so
 # the response is W_d - W_b K_bb^-1 K_bd (the Schur complement's, Schmitt §7). Rows are taken through
-# the joints many at once: their couplings the columns of one solve (solve_columns), which reads L
+# the joints many at once: their couplings the columns of one solve (solve_system), which reads L
 # once for all of them.
 @borrowing_kernel
 def joints_coupling(model, rows, r, body_a, response_a, body_b, response_b):
@@ -414,7 +406,7 @@ def drive_rows_through_joints(model, rows):
                                                              rows.axis_response[a, 0], model.joint_body[j, 1],
                                                              rows.axis_response[a, 1])
         column += 1
-    solve_columns(model, rows, rows.drive_coupling, rows.drive_solution, rows.drive_permuted, rows.drive_along)
+    solve_system(model, rows, rows.drive_coupling, rows.drive_solution, rows.drive_permuted, rows.drive_along)
     column = 0
     for a in range(model.axis_joint.shape[0]):
         if not model.axis_driven[a]:

@@ -23,7 +23,7 @@ every sweep (Bricard's mechanism, 4.55 J of kinetic energy at most, lost up to 0
 """
 import numpy as np
 
-from .jit import borrowing_entry_kernel, borrowing_kernel
+from .jit import borrowing_entry_kernel, borrowing_kernel, column_count, entry, set_entry
 
 # The blocks of K a planar instant splits it into (kernels/rows.split_at_plane), for list_block
 IN_PLANE_BLOCK, ACROSS_BLOCK, BOTH_BLOCKS = 0, 1, 2
@@ -211,64 +211,64 @@ def null_space(model, ldl_value, diagonal, basis, span, gram, stamp, dense):
 @borrowing_kernel
 def solve(model, block_column_start, block_column_entry, ldl_index, ldl_value, diagonal, null_basis, null_span,
           null_gram, null_count, along, rhs, permuted, out):
-    """out = K^+ rhs for each of rhs's columns (R, c), the least-squares solution through the factor:
-    rhs without its part along the null space (rhs - N G^-1 N^T rhs with N, G from null_space;
-    null_count 0: not projected), then L D L^T on the independent rows, over L's columns as
-    list_block listed them for the blocks factorised (`along` (Q, c) and `permuted` (R, c) are
-    workspace). Several columns share each entry of L read (rows.drive_rows_through_joints). Returns
-    the misfit left along the null space: the largest |(L^-1 P rhs)_k| over the dropped rows k (0
-    when K has none; round-off after the projection)."""
-    n, columns = diagonal.shape[0], rhs.shape[1]
+    """out = K^+ rhs for a right side of one column (R,) or several (R, c) (jit.entry), the
+    least-squares solution through the factor: rhs without its part along the null space
+    (rhs - N G^-1 N^T rhs with N, G from null_space; null_count 0: not projected), then L D L^T on
+    the independent rows, over L's columns as list_block listed them for the blocks factorised
+    (`along` (Q[, c]) and `permuted` (R[, c]) are workspace). Several columns share each entry of L
+    read. Returns the misfit left along the null space: the largest |(L^-1 P rhs)_k| over the
+    dropped rows k (0 when K has none; round-off after the projection)."""
+    n, columns = diagonal.shape[0], column_count(rhs)
     order = model.system_order
     for p in range(n):
         for c in range(columns):
-            permuted[p, c] = rhs[order[p], c]
-    if null_count > 0:
-        for c in range(columns):
-            for q in range(null_count):  # N^T rhs, then G^-1 of it through G's Cholesky factor
-                total = 0.0
-                for p in range(null_basis.start[q], null_basis.start[q + 1]):
-                    total += null_basis.value[p] * permuted[null_basis.row[p], c]
-                for m in range(null_span[q, 2], q):
-                    total -= null_gram[q, m] * along[m, c]
-                along[q, c] = total / null_gram[q, q]
-            for q in range(null_count - 1, -1, -1):
-                total = along[q, c]
-                for m in range(q + 1, null_span[q, 3] + 1):
-                    if null_span[m, 2] <= q:
-                        total -= null_gram[m, q] * along[m, c]
-                along[q, c] = total / null_gram[q, q]
-            for q in range(null_count):
-                for p in range(null_basis.start[q], null_basis.start[q + 1]):
-                    permuted[null_basis.row[p], c] -= along[q, c] * null_basis.value[p]
+            set_entry(permuted, p, c, entry(rhs, order[p], c))
+    for c in range(columns if null_count > 0 else 0):
+        for q in range(null_count):  # N^T rhs, then G^-1 of it through G's Cholesky factor
+            total = 0.0
+            for p in range(null_basis.start[q], null_basis.start[q + 1]):
+                total += null_basis.value[p] * entry(permuted, null_basis.row[p], c)
+            for m in range(null_span[q, 2], q):
+                total -= null_gram[q, m] * entry(along, m, c)
+            set_entry(along, q, c, total / null_gram[q, q])
+        for q in range(null_count - 1, -1, -1):
+            total = entry(along, q, c)
+            for m in range(q + 1, null_span[q, 3] + 1):
+                if null_span[m, 2] <= q:
+                    total -= null_gram[m, q] * entry(along, m, c)
+            set_entry(along, q, c, total / null_gram[q, q])
+        for q in range(null_count):
+            for p in range(null_basis.start[q], null_basis.start[q + 1]):
+                row = null_basis.row[p]
+                set_entry(permuted, row, c, entry(permuted, row, c) - entry(along, q, c) * null_basis.value[p])
     for j in range(n):
         empty = True  # a row that is not corrected, or decoupled from those that are
         for c in range(columns):
-            empty = empty and permuted[j, c] == 0.0
+            empty = empty and entry(permuted, j, c) == 0.0
         if empty:
             continue
         for q in range(block_column_start[j], block_column_start[j + 1]):
             p = block_column_entry[q]
             i, value = ldl_index[p], ldl_value[p]
             for c in range(columns):
-                permuted[i, c] -= value * permuted[j, c]
+                set_entry(permuted, i, c, entry(permuted, i, c) - value * entry(permuted, j, c))
     misfit = 0.0
     for j in range(n):
         for c in range(columns):
             if diagonal[j] == np.inf:  # dropped: what is left in its row is the null vector's part of rhs
-                misfit = max(misfit, abs(permuted[j, c]))
-            permuted[j, c] /= diagonal[j]
+                misfit = max(misfit, abs(entry(permuted, j, c)))
+            set_entry(permuted, j, c, entry(permuted, j, c) / diagonal[j])
     for j in range(n - 1, -1, -1):
-        if diagonal[j] == np.inf:  # dropped or waiting: its impulse is 0 (the rows below it hold L = 0 there)
-            for c in range(columns):
-                permuted[j, c] = 0.0
-            continue
-        for q in range(block_column_start[j], block_column_start[j + 1]):
-            p = block_column_entry[q]
-            i, value = ldl_index[p], ldl_value[p]
-            for c in range(columns):
-                permuted[j, c] -= value * permuted[i, c]
+        for c in range(columns):
+            if diagonal[j] == np.inf:  # dropped or waiting: its impulse is 0 (the rows below it hold L = 0 there)
+                set_entry(permuted, j, c, 0.0)
+                continue
+            total = entry(permuted, j, c)
+            for q in range(block_column_start[j], block_column_start[j + 1]):
+                p = block_column_entry[q]
+                total -= ldl_value[p] * entry(permuted, ldl_index[p], c)
+            set_entry(permuted, j, c, total)
     for p in range(n):
         for c in range(columns):
-            out[order[p], c] = permuted[p, c]
+            set_entry(out, order[p], c, entry(permuted, p, c))
     return misfit

@@ -26,7 +26,8 @@ def sparse_solve(sim, rhs):
     """The §7 solve the correction stages call (kernels/rows.solve_system)."""
     from mechbake.solver.kernels import rows as joint_rows
 
-    joint_rows.solve_system(sim.instant.arrays, sim.instant.rows, rhs)
+    rows = sim.instant.rows
+    joint_rows.solve_system(sim.instant.arrays, rows, rhs, rows.solution, rows.permuted, rows.null_along)
     return sim.instant.rows.solution.copy()
 
 

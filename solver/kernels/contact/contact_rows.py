@@ -6,7 +6,7 @@ import numpy as np
 
 from .held_motors import remove_held_part
 from ..jit import entry_kernel, kernel
-from ..rows import joints_coupling, response_of, solve_columns, take_joints_answer
+from ..rows import joints_coupling, response_of, solve_system, take_joints_answer
 from ..vector import body_point, cross, dot, rotate, unrotate
 
 
@@ -88,7 +88,7 @@ def jacobian_and_response(model, rows, position, body_island, island_start, isla
 @kernel
 def _joints_answers(model, rows, body_a, body_b, plain, joined):
     """(R, columns) the joints' answers K_bb^-1 K_bd to the rows (m, d) of the `joined` contacts, a
-    column each in their order, in one solve (rows.solve_columns)."""
+    column each in their order, in one solve (rows.solve_system)."""
     m, d = plain.shape[0], plain.shape[1]
     count = model.row_joint.shape[0]
     columns = 0
@@ -106,7 +106,7 @@ def _joints_answers(model, rows, body_a, body_b, plain, joined):
             column += 1
     solution = np.empty((count, columns))
     if columns:
-        solve_columns(model, rows, coupling, solution, np.empty((count, columns)),
+        solve_system(model, rows, coupling, solution, np.empty((count, columns)),
                       np.empty((rows.null_along.shape[0], columns)))
     return solution
 
