@@ -1,10 +1,10 @@
-"""The motors that hold their axes while P-step 4 solves the contacts (kernels/contact/held_motors.py), within
-their torque budgets. After the joints' and drives' velocity correction each motor has spent part of
-its budget, max effort times h; the contacts' impulses then make the motors answer. A motor whose
-answer would overdraw its budget is released: the contacts' impulses are taken back, the motor
-gives its whole budget (at its bound, as a saturated motor of the drives' own solve is), and the
-contacts are solved again with the motors left held. Releasing only, never taking back, this ends
-within as many rounds as there are motors."""
+"""The motors that hold their axes while the contacts are solved (kernels/contact/held_motors.py), within
+their torque budgets: in P-step 4, after the joints' and drives' velocity correction, and in the LCP's
+position stage. Each motor has spent part of its budget for the stage; the contacts' impulses then
+make the motors answer. A motor whose answer would overdraw its budget is released: the contacts'
+impulses are taken back, the motor gives its whole budget (at its bound, as a saturated motor of the
+drives' own solve is), and the contacts are solved again with the motors left held. Releasing only,
+never taking back, this ends within as many rounds as there are motors."""
 import numpy as np
 
 from .. import drives
@@ -19,21 +19,31 @@ def holding_motors(arrays) -> np.ndarray:
     return ((kind == drives.MOTOR_POSITION) | (kind == drives.MOTOR_VELOCITY)) & (arrays.drive_max_effort > 0)
 
 
+def stage_budget(arrays, motors: np.ndarray, h: float, before_flight: bool) -> np.ndarray:
+    """The budgets of `motors` (drive indices) for a stage of a step of h: max effort times h, but
+    before the flight half of it for a velocity motor, whose other half is the velocity correction's:
+    at its limit the pair is the centred impulse of Schmitt §8, as in the drives' own solve
+    (kernels/drives.solve_loop_drives)."""
+    velocity = arrays.drive_kind[motors] == drives.MOTOR_VELOCITY
+    return np.where(before_flight & velocity, 0.5, 1.0) * arrays.drive_max_effort[motors] * h
+
+
 class MotorHold:
     """Which motor axes hold (hold (q,) bool), C_HH^-1 over them (inverse (q, q)), and each axis's
     budget for the step and what its motors have spent of it (budget, spent (q,), N s or N m s)."""
 
-    def __init__(self, arrays, rows, spent_by_drive: np.ndarray, h: float, kernels):
+    def __init__(self, arrays, rows, spent_by_drive: np.ndarray, h: float, kernels, before_flight: bool = False):
         """arrays, rows: the model's arrays and the rows at this instant; spent_by_drive (D,): each
         drive's impulse so far this step, which `charge` adds the motors' answers to; kernels:
-        kernels/contact/held_motors."""
+        kernels/contact/held_motors; before_flight: the hold of the position stage, where a velocity
+        motor has half its budget (stage_budget)."""
         q = len(arrays.axis_joint)
         motors = np.flatnonzero(holding_motors(arrays))
         axis = arrays.drive_axis[motors]
         self.hold = np.zeros(q, dtype=bool)
         self.hold[axis] = True
         self.budget, self.spent = np.zeros(q), np.zeros(q)
-        np.add.at(self.budget, axis, arrays.drive_max_effort[motors] * h)
+        np.add.at(self.budget, axis, stage_budget(arrays, motors, h, before_flight))
         np.add.at(self.spent, axis, spent_by_drive[motors])
         self._spent_by_drive, self._spent_before = spent_by_drive, self.spent.copy()
         self._first_motor = np.full(q, -1)  # (q,) the motor of each axis that is charged with its answers

@@ -329,7 +329,7 @@ class ContactStep:
         try:
             z = apply_lcp_impulses(model, self.instant, contacts, state.frames, state.twist, h, impacting,
                                    gap_targets(gap_now, self._lcp_overlapping, h), self._lcp_supports,
-                                   self._motor_hold(self.instant.work.accumulated, h))
+                                   self._motor_hold(self.instant.work.accumulated, h, before_flight=True))
         except LemkeFailure:
             state.twist[:] = before
             self.stats["lcp_fallbacks"] += 1
@@ -351,7 +351,7 @@ class ContactStep:
             try:
                 z = apply_lcp_impulses(model, instant, contacts, state.frames, state.twist, h,
                                        np.zeros(len(contacts), dtype=bool), target, self._lcp_supports,
-                                       self._motor_hold(instant.work.accumulated, h))
+                                       self._motor_hold(instant.work.accumulated, h, before_flight=True))
             except LemkeFailure:  # with the joints' impulses in, Lemke ended on a ray
                 return Failure(LCP_GAVE_UP, -1, 0.0)
             more = impulses_by_key(contacts, z, model.settings.friction_directions)
@@ -363,13 +363,13 @@ class ContactStep:
 
     # --- stage 7: P-step 4 -------------------------------------------------------------------
 
-    def _motor_hold(self, spent_by_drive: np.ndarray, h: float) -> MotorHold | None:
+    def _motor_hold(self, spent_by_drive: np.ndarray, h: float, before_flight: bool = False) -> MotorHold | None:
         """The motors that hold their axes against contacts now, each drive having spent (D,) so far
-        this step; None without motors."""
+        this step, in the position stage (before_flight) or P-step 4; None without motors."""
         if not self._has_motors:
             return None
         self.instant.ensure_rows()
-        return MotorHold(self.instant.arrays, self.instant.rows, spent_by_drive, h, self._held_motors)
+        return MotorHold(self.instant.arrays, self.instant.rows, spent_by_drive, h, self._held_motors, before_flight)
 
     def _velocity_contacts(self, touching: Contacts, pushed_out: set, carried: dict, h: float) -> ContactRows:
         """P-step 4 for the touching contacts, after the joints' and drives': the motors hold their axes

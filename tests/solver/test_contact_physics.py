@@ -125,11 +125,7 @@ def acceleration_over_the_second_half_second(sim, body: str = "chassis") -> tupl
     return (after - before) / 0.5, after, sim.angular_velocity("wheel0")[1]
 
 
-LCP_MOTOR_WHEELS = pytest.mark.xfail(strict=True, reason="known limit: the LCP's motor-driven wheels are 0.3-13 % "
-                                     "off their analytic acceleration (docs/limits.md)")
-
-
-@pytest.mark.parametrize("method", ["impulse", pytest.param("lcp", marks=LCP_MOTOR_WHEELS)])
+@pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("torque", [0.5, 1.5])
 def test_a_cart_on_weak_brakes_rolls_down_as_their_torque_lets_it(method, torque):
     """Brakes of 0.5 and 1.5 N m on a 30 degree slope, where holding needs 1.72 N m a wheel: each brake
