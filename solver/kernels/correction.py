@@ -364,32 +364,43 @@ def correct_velocities(model, settings, state, rows, work, h, stats, driven):
         if not whole and sweep % RATE_WINDOW == 0:
             whole = sweeps_too_slow(sweep, largest, checkpoint, settings.vmax, settings.max_corrections)
             checkpoint = largest
+        limit = LEVER_TIGHTNESS * settings.vmax if on_levers else settings.vmax
+        joints_open = largest >= limit
+        if joints_open:
+            if largest > SLOW_CLOSING * previous:
+                # near a singular position the rows two thirds along do not close the rates at the end
+                # (their K is near singular where the end's is not): the end's own rows finish the step
+                impulse_rows, on_levers = rows, False
+            previous = largest
+            _close_rates(model, rows, impulse_rows, twist, rates, whole, stats)
+        # the drives after the joints: their impulses act through the joints and leave the joints'
+        # rates closed, where the joints' impulses would move the drives' axes again
         drive_change = 0.0
         if driven is not None:
             drive_change = drive_velocities(model, rows, twist, state.axis_coordinate, velocity_accumulated,
                                             state.time[0], h, settings.dmax)
-        limit = LEVER_TIGHTNESS * settings.vmax if on_levers else settings.vmax
-        if largest < limit and drive_change < settings.vmax:
+        if not joints_open and drive_change < settings.vmax:
             return
-        if largest > SLOW_CLOSING * previous:
-            # near a singular position the rows two thirds along do not close the rates at the end
-            # (their K is near singular where the end's is not): the end's own rows finish the step
-            impulse_rows, on_levers = rows, False
-        previous = largest
-        if whole:
-            joint_rows.solve_system(model, impulse_rows, rates, impulse_rows.solution, impulse_rows.permuted,
-                                    impulse_rows.null_along)
-            for r in range(rates.shape[0]):
-                impulse_rows.solution[r] *= -1.0
-            joint_rows.apply_row_impulses(model, impulse_rows, impulse_rows.solution, twist)
+
+
+@borrowing_kernel
+def _close_rates(model, rows, impulse_rows, twist, rates, whole, stats):
+    """One velocity solve of P-step 4: the joints' impulses that bring their row rates `rates` (R,) to
+    zero, by the whole system (along impulse_rows) or joint by joint, a colour at a time."""
+    if whole:
+        joint_rows.solve_system(model, impulse_rows, rates, impulse_rows.solution, impulse_rows.permuted,
+                                impulse_rows.null_along)
+        for r in range(rates.shape[0]):
+            impulse_rows.solution[r] *= -1.0
+        joint_rows.apply_row_impulses(model, impulse_rows, impulse_rows.solution, twist)
+        stats[VELOCITY_SOLVES] += 1
+    else:
+        for colour in range(model.color_start.shape[0] - 1):
+            if colour > 0:
+                joint_rows.rates(model, rows, twist, rates)
+            for k in range(model.color_start[colour], model.color_start[colour + 1]):
+                _correct_joint(model, rows, twist, model.color_joint[k], rates, 1.0)
             stats[VELOCITY_SOLVES] += 1
-        else:
-            for colour in range(model.color_start.shape[0] - 1):
-                if colour > 0:
-                    joint_rows.rates(model, rows, twist, rates)
-                for k in range(model.color_start[colour], model.color_start[colour + 1]):
-                    _correct_joint(model, rows, twist, model.color_joint[k], rates, 1.0)
-                stats[VELOCITY_SOLVES] += 1
 
 
 @borrowing_kernel
