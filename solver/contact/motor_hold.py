@@ -45,6 +45,9 @@ class MotorHold:
         self.budget, self.spent = np.zeros(q), np.zeros(q)
         np.add.at(self.budget, axis, stage_budget(arrays, motors, h, before_flight))
         np.add.at(self.spent, axis, spent_by_drive[motors])
+        # a motor already at its limit has not reached its goal: it goes on pushing at its bound, and its
+        # axis moves as the contacts move it
+        self.hold &= np.abs(self.spent) < self.budget * (1.0 - BUDGET_SLACK)
         self._spent_by_drive, self._spent_before = spent_by_drive, self.spent.copy()
         self._first_motor = np.full(q, -1)  # (q,) the motor of each axis that is charged with its answers
         self._first_motor[axis[::-1]] = motors[::-1]

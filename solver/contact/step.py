@@ -315,8 +315,9 @@ class ContactStep:
         return Failure(CONTACTS_UNSETTLED, int(body), float(max(-below[worst], 0.0)))
 
     def _lcp_stage(self, contacts: Contacts, h: float, shortened: bool) -> Contacts | None:
-        """Stewart and Trinkle's LCP for this step's contacts; None (and the state untouched) when
-        Lemke's algorithm ends on a ray for every covering vector it tries. A step shortened to an
+        """Stewart and Trinkle's LCP for this step's contacts, after the joints' and drives' correction
+        when motors hold against them; None (and the LCP's impulses taken back) when Lemke's algorithm
+        ends on a ray for every covering vector it tries. A step shortened to an
         impact ends where its pairs touch: they bounce there (_impacts), not in the LCP."""
         model, state = self.model, self.instant.state
         contacts = four_per_face(contacts, state.frames)
@@ -324,6 +325,11 @@ class ContactStep:
         approach = normal_rates(contacts, state.frames, state.twist)
         impacting = (gap_now > TOUCHING) | np.array([key not in state.touching for key in contacts.key])
         impacting &= (approach < -resting_speed(model, h)) & (not shortened)
+        if self._has_motors:
+            # the joints and drives first, as in P-step 4, so that the motors hold the axes they have
+            # brought to their goals and those at their limits push on; the correction after the LCP
+            # says whether the joints converged
+            self._correct_positions(self.instant.state_arrays(), h, None)
         before = state.twist.copy()
         self._lcp_gap_now, self._lcp_overlapping = gap_now, overlapping(gap_now, model.settings.dmax)
         try:

@@ -137,14 +137,16 @@ def test_a_cart_on_weak_brakes_rolls_down_as_their_torque_lets_it(method, torque
     assert abs(spin * 0.1 - velocity) < 1e-4 * abs(velocity)  # rolling: omega r = v
 
 
+@pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("crate", [32.0, 64.0, 96.0])
-def test_a_cart_pushes_what_its_wheels_torque_can_push(crate):
+def test_a_cart_pushes_what_its_wheels_torque_can_push(crate, method):
     """Wheel motors of 13.33 N m each drive 533 N (4 T / r) against a crate whose friction takes
     0.64 m g: 201 N and 402 N are pushed at a = (4 T / r - 0.64 m g) / (M + m + 4 I / r^2) with the
     wheels rolling, 603 N is not, and the wheels stand with the cart. The wheels' grip, 0.89 of the
     cart's weight, is twice what 533 N asks, but more than each stage's share of it."""
     torque = 13.33
-    accel, velocity, spin = acceleration_over_the_second_half_second(simulate(pushing_cart("impulse", crate, torque)))
+    accel, velocity, spin = acceleration_over_the_second_half_second(simulate(pushing_cart(method, crate, torque)))
     exact = max(4 * torque / 0.1 - 0.64 * crate * G, 0.0) / (CART_MASS + 4.0 + crate + 4 * 0.005 / 0.1 ** 2)
     assert accel == pytest.approx(exact, rel=1e-4, abs=1e-5)
     assert abs(spin * 0.1 - velocity) < 1e-4 * max(abs(velocity), 0.1)
+
