@@ -99,22 +99,21 @@ def _part(pulled, eigenvalue, shift, free):
 
 
 @kernel
-def _project(contact_rows, block, accumulated, friction, c, residual, normal_floor, carried, twist):
+def _project(contact_rows, block, accumulated, friction, c, residual, normal_floor, carried, twist, scratch):
     """Impulse change for contact c: the normal part only pushes (I_nsum >= normal_floor, 0 but for
     overlapping contacts in the velocity correction), the tangential part cancels the slip but stays
     within mu I_nsum (Schmitt's beta clamp). Coulomb's law bounds the step's whole impulse, so the
     cone holds `carried` (3,), what the contact took earlier in the step, plus I_sum. Returns the
-    change's size as the largest row change it makes."""
+    change's size as the largest row change it makes. scratch (4, 3): workspace, allocated by the
+    caller once for all its contacts."""
     k = block[c]
     if not k[0, 0] > FREE_DIRECTION * (k[0, 0] + k[1, 1] + k[2, 2]):
         return 0.0  # the joints lock the contact's normal: no impulse there can move it
     total_n = max(accumulated[c, 0] - residual[0] / k[0, 0], normal_floor)
-    change = np.empty(3)
+    change, slip, tangential, current = scratch[0], scratch[1], scratch[2], scratch[3]
     change[0] = total_n - accumulated[c, 0]
-    slip = np.empty(2)
     slip[0] = residual[1] + k[1, 0] * change[0]
     slip[1] = residual[2] + k[2, 0] * change[0]
-    tangential, current = np.empty(2), np.empty(2)
     current[0], current[1] = carried[1] + accumulated[c, 1], carried[2] + accumulated[c, 2]
     coulomb(current, slip, k[1:, 1:], friction[c] * max(carried[0] + total_n, 0.0), tangential)
     tangential[0] -= carried[1]
@@ -152,12 +151,13 @@ def position_pass(contact_rows, block, accumulated, friction, gap_h, slip_h, rat
     rates = np.empty(3)
     residual = np.empty(3)
     nothing_carried = np.zeros(3)
+    scratch = np.empty((4, 3))
     largest = 0.0
     for k in range(m):
         c = m - 1 - k if backwards else k
         look_ahead_residual(contact_rows, gap_h, slip_h, rates_at_look, twist, h, c, rates, residual)
         largest = max(largest, _project(contact_rows, block, accumulated, friction, c, residual, 0.0, nothing_carried,
-                                        twist) * h)
+                                        twist, scratch) * h)
     return largest
 
 
@@ -171,13 +171,15 @@ def velocity_pass(contact_rows, block, accumulated, friction, normal_floor, carr
     so being pushed out leaves no speed."""
     m = block.shape[0]
     residual = np.empty(3)
+    scratch = np.empty((4, 3))
     largest = 0.0
     for k in range(m):
         c = m - 1 - k if backwards else k
         row_rates(contact_rows, c, twist, residual)
         if residual[0] > 0 and accumulated[c, 0] == 0 and normal_floor[c] == 0.0:
             continue  # separating and not pressed: nothing to do
-        change = _project(contact_rows, block, accumulated, friction, c, residual, normal_floor[c], carried[c], twist)
+        change = _project(contact_rows, block, accumulated, friction, c, residual, normal_floor[c], carried[c], twist,
+                          scratch)
         largest = max(largest, change)
     return largest
 
@@ -213,6 +215,7 @@ def impacts(contact_rows, block, friction, restitution, twist, impact_speed, rou
     nothing_carried = np.zeros(3)
     rates = np.empty(3)
     reflex = np.zeros(3)
+    scratch = np.empty((4, 3))
     for made in range(rounds):
         found = False
         for c in range(m):
@@ -231,7 +234,7 @@ def impacts(contact_rows, block, friction, restitution, twist, impact_speed, rou
                 if active[c]:
                     row_rates(contact_rows, c, twist, rates)
                     largest = max(largest, _project(contact_rows, block, accumulated, friction, c, rates, 0.0,
-                                                    nothing_carried, twist))
+                                                    nothing_carried, twist, scratch))
             if largest < tolerance:
                 break
         for c in range(m):
