@@ -112,17 +112,17 @@ def _solve(model, instant: Instant, contacts: Contacts, frames: Frames, start: n
     # coplanar contacts (a box on its face) and opposite cone edges make the impulse block singular;
     # a vanishing compliance removes the degeneracy Lemke's algorithm would otherwise meet as a ray
     # (a resting body then creeps by about 1e-7 m a second)
-    ridge = RIDGE * max(float(np.abs(np.diag(lcp)[: m + m * k]).max()), 1e-300)
-    lcp[np.arange(m + m * k), np.arange(m + m * k)] += ridge
+    stiffest = max(float(np.abs(np.diag(lcp)[: m + m * k]).max()), 1e-300)  # the largest inverse mass of a row
+    lcp[np.arange(m + m * k), np.arange(m + m * k)] += RIDGE * stiffest
     lcp[b_, l_] = incidence
     lcp[l_, n_] = np.diag(contacts.friction)
     lcp[l_, b_] = -incidence.T
     # the sliding-speed rows' own vanishing compliance, a mass: with it and the ridge the matrix is
     # strictly copositive, which Lemke's algorithm always solves (Cottle, Pang and Stone, §4.4), where
     # their zero block let it end on a secondary ray; a contact sliding at lambda m/s then takes
-    # SLIDING_RIDGE / (the stiffest row's inverse mass) times lambda more friction impulse
+    # SLIDING_RIDGE / stiffest times lambda more friction impulse
     sliding = np.arange(m + m * k, size)
-    lcp[sliding, sliding] = SLIDING_RIDGE / max(float(np.abs(np.diag(lcp)[: m + m * k]).max()), 1e-300)
+    lcp[sliding, sliding] = SLIDING_RIDGE / stiffest
     rate_start = kernels.rates(contact_rows, start.reshape(-1)).reshape(-1)
     rate_now = kernels.rates(contact_rows, now.reshape(-1)).reshape(-1)
     moved = rate_now - rate_start  # what the impulses of the last linearisation did to every row's rate

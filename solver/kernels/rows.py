@@ -424,7 +424,7 @@ def drive_rows_through_joints(model, rows):
 @borrowing_kernel
 def prepare_drive_rows(model, rows):
     """The axis rows of the drives through the joints (response (q, n, 6), stiffness (q,)), once per
-    instant; axes without a drive are left alone (each costs a solve of the joints' system)."""
+    instant; axes without a drive are left alone (each would be one more column of the joints' solve)."""
     if rows.drives_ready[0]:
         return
     drive_rows_through_joints(model, rows)
