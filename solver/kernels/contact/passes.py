@@ -34,15 +34,16 @@ def row_rates(contact_rows, c, twist, out):
 
 
 @kernel
-def coulomb(current, slip, block, limit, out):
-    """The tangential impulse (2,) of one contact under Coulomb's law into `out`, given the slip rate
-    with the current impulse in effect and the contact's 2x2 tangential block of K. If the impulse
+def coulomb(current0, current1, slip0, slip1, a, b, c, d, limit):
+    """The tangential impulse of one contact under Coulomb's law, as two numbers, given the current
+    impulse (current0, current1), the slip rate with it in effect (slip0, slip1) and the contact's 2x2
+    tangential block of K, rows (a, b) and (c, d): numbers, not views, which would cost a reference
+    count each call (docs/contact_step.md). If the impulse
     that stops the slip lies within mu I_n (`limit`) the contact sticks (Schmitt's beta clamp).
     Otherwise it slides, and the impulse is the point of the disk nearest the stopping impulse in
     K's metric: there the remaining slip K (l - l_stop) is exactly opposite the friction impulse, the
     fixed point Schmitt's iterative friction direction seeks. (K + s I) l = K l_stop with |l| = limit
     is solved for s >= 0 in K's eigenbasis by Newton's method on 1/|l(s)|, nearly linear in s."""
-    a, b, c, d = block[0, 0], block[0, 1], block[1, 0], block[1, 1]
     # K's eigenbasis in closed form: the larger eigenvalue's direction is at `angle`
     off = 0.5 * (b + c)
     mean, spread = 0.5 * (a + d), np.hypot(0.5 * (a - d), off)
@@ -52,17 +53,15 @@ def coulomb(current, slip, block, limit, out):
     free = FREE_DIRECTION * high  # an eigenvalue below this is a direction the joints lock
     # the stopping impulse l_stop = current - K^+ slip: along a locked direction (a contact on a body
     # that a hinge lets move one way only) no impulse can act, and none is asked for
-    slip_low, slip_high = -sin * slip[0] + cos * slip[1], cos * slip[0] + sin * slip[1]
+    slip_low, slip_high = -sin * slip0 + cos * slip1, cos * slip0 + sin * slip1
     undo_low = slip_low / low if low > free else 0.0
     undo_high = slip_high / high if high > free else 0.0
-    stop0 = current[0] - (-sin * undo_low + cos * undo_high)
-    stop1 = current[1] - (cos * undo_low + sin * undo_high)
+    stop0 = current0 - (-sin * undo_low + cos * undo_high)
+    stop1 = current1 - (cos * undo_low + sin * undo_high)
     if np.hypot(stop0, stop1) <= limit:
-        out[0], out[1] = stop0, stop1
-        return
+        return stop0, stop1
     if limit <= 0.0 or high <= 0.0:
-        out[0], out[1] = 0.0, 0.0
-        return
+        return 0.0, 0.0
     pulled0 = a * stop0 + b * stop1  # K l_stop
     pulled1 = c * stop0 + d * stop1
     p_low, p_high = -sin * pulled0 + cos * pulled1, cos * pulled0 + sin * pulled1
@@ -78,8 +77,7 @@ def coulomb(current, slip, block, limit, out):
         if abs(step) <= 1e-12 * (shift + largest):
             break
     part_low, part_high = _part(p_low, low, shift, free), p_high / (high + shift)
-    out[0] = -sin * part_low + cos * part_high
-    out[1] = cos * part_low + sin * part_high
+    return -sin * part_low + cos * part_high, cos * part_low + sin * part_high
 
 
 @kernel
@@ -99,34 +97,36 @@ def _part(pulled, eigenvalue, shift, free):
 
 
 @kernel
-def _project(contact_rows, block, accumulated, friction, c, residual, normal_floor, carried, twist, scratch):
+def _project(contact_rows, block, accumulated, friction, c, residual, normal_floor, carried, twist, change):
     """Impulse change for contact c: the normal part only pushes (I_nsum >= normal_floor, 0 but for
     overlapping contacts in the velocity correction), the tangential part cancels the slip but stays
     within mu I_nsum (Schmitt's beta clamp). Coulomb's law bounds the step's whole impulse, so the
     cone holds `carried` (3,), what the contact took earlier in the step, plus I_sum. Returns the
-    change's size as the largest row change it makes. scratch (4, 3): workspace, allocated by the
-    caller once for all its contacts."""
-    k = block[c]
-    if not k[0, 0] > FREE_DIRECTION * (k[0, 0] + k[1, 1] + k[2, 2]):
+    change's size as the largest row change it makes. change (3,): workspace, allocated by the caller
+    once for all its contacts. The block is read by index, not as a view of its contact."""
+    k00, k11, k22 = block[c, 0, 0], block[c, 1, 1], block[c, 2, 2]
+    if not k00 > FREE_DIRECTION * (k00 + k11 + k22):
         return 0.0  # the joints lock the contact's normal: no impulse there can move it
-    total_n = max(accumulated[c, 0] - residual[0] / k[0, 0], normal_floor)
-    change, slip, tangential, current = scratch[0], scratch[1], scratch[2], scratch[3]
-    change[0] = total_n - accumulated[c, 0]
-    slip[0] = residual[1] + k[1, 0] * change[0]
-    slip[1] = residual[2] + k[2, 0] * change[0]
-    current[0], current[1] = carried[1] + accumulated[c, 1], carried[2] + accumulated[c, 2]
-    coulomb(current, slip, k[1:, 1:], friction[c] * max(carried[0] + total_n, 0.0), tangential)
-    tangential[0] -= carried[1]
-    tangential[1] -= carried[2]
-    change[1] = tangential[0] - accumulated[c, 1]
-    change[2] = tangential[1] - accumulated[c, 2]
+    total_n = max(accumulated[c, 0] - residual[0] / k00, normal_floor)
+    change0 = total_n - accumulated[c, 0]
+    slip0 = residual[1] + block[c, 1, 0] * change0
+    slip1 = residual[2] + block[c, 2, 0] * change0
+    t0, t1 = coulomb(carried[1] + accumulated[c, 1], carried[2] + accumulated[c, 2], slip0, slip1,
+                     block[c, 1, 1], block[c, 1, 2], block[c, 2, 1], block[c, 2, 2],
+                     friction[c] * max(carried[0] + total_n, 0.0))
+    t0 -= carried[1]
+    t1 -= carried[2]
+    change[0] = change0
+    change[1] = t0 - accumulated[c, 1]
+    change[2] = t1 - accumulated[c, 2]
     accumulated[c, 0] = total_n
-    accumulated[c, 1] = tangential[0]
-    accumulated[c, 2] = tangential[1]
+    accumulated[c, 1] = t0
+    accumulated[c, 2] = t1
     apply_impulse(contact_rows, c, change, twist)
     largest = 0.0
     for r in range(3):
-        largest = max(largest, abs(k[r, 0] * change[0] + k[r, 1] * change[1] + k[r, 2] * change[2]))
+        largest = max(largest, abs(block[c, r, 0] * change[0] + block[c, r, 1] * change[1]
+                                   + block[c, r, 2] * change[2]))
     return largest
 
 
@@ -151,13 +151,13 @@ def position_pass(contact_rows, block, accumulated, friction, gap_h, slip_h, rat
     rates = np.empty(3)
     residual = np.empty(3)
     nothing_carried = np.zeros(3)
-    scratch = np.empty((4, 3))
+    change = np.empty(3)
     largest = 0.0
     for k in range(m):
         c = m - 1 - k if backwards else k
         look_ahead_residual(contact_rows, gap_h, slip_h, rates_at_look, twist, h, c, rates, residual)
         largest = max(largest, _project(contact_rows, block, accumulated, friction, c, residual, 0.0, nothing_carried,
-                                        twist, scratch) * h)
+                                        twist, change) * h)
     return largest
 
 
@@ -171,16 +171,16 @@ def velocity_pass(contact_rows, block, accumulated, friction, normal_floor, carr
     so being pushed out leaves no speed."""
     m = block.shape[0]
     residual = np.empty(3)
-    scratch = np.empty((4, 3))
+    change = np.empty(3)
     largest = 0.0
     for k in range(m):
         c = m - 1 - k if backwards else k
         row_rates(contact_rows, c, twist, residual)
         if residual[0] > 0 and accumulated[c, 0] == 0 and normal_floor[c] == 0.0:
             continue  # separating and not pressed: nothing to do
-        change = _project(contact_rows, block, accumulated, friction, c, residual, normal_floor[c], carried[c], twist,
-                          scratch)
-        largest = max(largest, change)
+        moved = _project(contact_rows, block, accumulated, friction, c, residual, normal_floor[c], carried[c], twist,
+                         change)
+        largest = max(largest, moved)
     return largest
 
 
@@ -215,7 +215,7 @@ def impacts(contact_rows, block, friction, restitution, twist, impact_speed, rou
     nothing_carried = np.zeros(3)
     rates = np.empty(3)
     reflex = np.zeros(3)
-    scratch = np.empty((4, 3))
+    change = np.empty(3)
     for made in range(rounds):
         found = False
         for c in range(m):
@@ -234,7 +234,7 @@ def impacts(contact_rows, block, friction, restitution, twist, impact_speed, rou
                 if active[c]:
                     row_rates(contact_rows, c, twist, rates)
                     largest = max(largest, _project(contact_rows, block, accumulated, friction, c, rates, 0.0,
-                                                    nothing_carried, twist, scratch))
+                                                    nothing_carried, twist, change))
             if largest < tolerance:
                 break
         for c in range(m):
