@@ -18,25 +18,30 @@ from ..correction import correct_joints_and_drives, hand_over, solves_whole, wat
 from .held_contacts import settle
 from ..jit import entry_kernel, kernel
 from .narrow_phase import separation_of
-from ..vector import body_point
 
 
 @kernel
 def gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions, position, rotation, gap, slip):
     """In the frames given (position (n, 3), rotation (n, 3, 3)): each contact's separation (m,)
     (negative: overlapping) and the displacement (m, 2) of b's contact point against a's along the
-    two tangents."""
-    world_b, world_a, normal = np.empty(3), np.empty(3), np.empty(3)
+    two tangents. Rows are read by index, not taken as views (a view costs a reference count)."""
     for c in range(body.shape[0]):
         a, b = body[c, 0], body[c, 1]
-        gap[c] = separation_of(position, rotation, a, b, probe_b[c], radius[c], surface_a[c], normal_a[c], world_b,
-                               world_a, normal)
-        body_point(position[b], rotation[b], local[c, 1], world_b)
-        body_point(position[a], rotation[a], local[c, 0], world_a)
-        for k in range(2):
-            slip[c, k] = 0.0
-            for i in range(3):
-                slip[c, k] += directions[c, k + 1, i] * (world_b[i] - world_a[i])
+        gap[c] = separation_of(position, rotation, a, b, probe_b, radius, surface_a, normal_a, c)
+        slip[c, 0], slip[c, 1] = 0.0, 0.0
+        for i in range(3):
+            apart = (material_point(position, rotation, b, local, c, 1, i)
+                     - material_point(position, rotation, a, local, c, 0, i))
+            slip[c, 0] += directions[c, 1, i] * apart
+            slip[c, 1] += directions[c, 2, i] * apart
+
+
+@kernel
+def material_point(position, rotation, body, local, c, side, i):
+    """Coordinate i in the world of contact c's point as a material point of `body`, its `side` (0: a,
+    1: b) of local (m, 2, 3)."""
+    return (rotation[body, i, 0] * local[c, side, 0] + rotation[body, i, 1] * local[c, side, 1]
+            + rotation[body, i, 2] * local[c, side, 2]) + position[body, i]
 
 
 @entry_kernel

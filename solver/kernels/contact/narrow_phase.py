@@ -15,7 +15,7 @@ from ..jit import entry_kernel, kernel
 from .manifold import (box_box, box_capsule, box_pose, capsule_capsule, hull_box, hull_capsule, hull_hull, plane_box,
                        plane_capsule, plane_hull)
 from .manifold_points import MAX_POINTS, Manifold
-from ..vector import body_point, rotate
+from ..vector import body_point
 
 
 
@@ -183,17 +183,14 @@ def contacts_over_step(table, position, rotation, ahead_position, ahead_rotation
     probe_b, radius = np.empty((m, 3)), np.empty(m)
     surface_a, normal_a = np.empty((m, 3)), np.empty((m, 3))
     segment_a, radius_a = np.empty((m, 2, 3)), np.empty(m)
-    probe, surface, normal = np.empty(3), np.empty(3), np.empty(3)
     kept = 0
     for r in range(m):
         found = now if rows[r] >= 0 else later
         row = rows[r] if rows[r] >= 0 else -1 - rows[r]
         source_of, body_of, probe_of, radius_of, surface_of, normal_of, segment_of, radius_a_of = found
         a, b = body_of[row, 0], body_of[row, 1]
-        gap = min(separation_of(position, rotation, a, b, probe_of[row], radius_of[row], surface_of[row],
-                                normal_of[row], probe, surface, normal),
-                  separation_of(ahead_position, ahead_rotation, a, b, probe_of[row], radius_of[row], surface_of[row],
-                                normal_of[row], probe, surface, normal))
+        gap = min(separation_of(position, rotation, a, b, probe_of, radius_of, surface_of, normal_of, row),
+                  separation_of(ahead_position, ahead_rotation, a, b, probe_of, radius_of, surface_of, normal_of, row))
         if gap >= margin:
             continue
         source[kept] = source_of[row]
@@ -253,15 +250,23 @@ def _to_local(rotation, vector):
 
 
 @kernel
-def separation_of(position, rotation, a, b, probe_b, radius, surface_a, normal_a, probe, surface, normal):
-    """One contact's signed gap in the frames given: the height of b's probe (probe_b (3,), in b's
-    principal frame) over a's tangent plane (surface_a, normal_a (3,), in a's) less its radius;
-    `probe`, `surface` and `normal` (3,) are workspace."""
-    body_point(position[b], rotation[b], probe_b, probe)
-    body_point(position[a], rotation[a], surface_a, surface)
-    rotate(rotation[a], normal_a, normal)
-    return ((probe[0] - surface[0]) * normal[0] + (probe[1] - surface[1]) * normal[1]
-            + (probe[2] - surface[2]) * normal[2]) - radius
+def separation_of(position, rotation, a, b, probe_b, radius, surface_a, normal_a, row):
+    """One contact's signed gap in the frames given: the height of b's probe (probe_b[row] (3,), in b's
+    principal frame) over a's tangent plane (surface_a[row], normal_a[row], in a's) less its radius,
+    radius[row]. Rows are read by index, not taken as views (a view costs a reference count)."""
+    height = 0.0
+    for i in range(3):
+        probe = _in_world(rotation, b, i, probe_b, row) + position[b, i]
+        surface = _in_world(rotation, a, i, surface_a, row) + position[a, i]
+        height += (probe - surface) * _in_world(rotation, a, i, normal_a, row)
+    return height - radius[row]
+
+
+@kernel
+def _in_world(rotation, body, i, vectors, row):
+    """(R_body vectors[row])[i]: component i of a body-frame vector in the world."""
+    return (rotation[body, i, 0] * vectors[row, 0] + rotation[body, i, 1] * vectors[row, 1]
+            + rotation[body, i, 2] * vectors[row, 2])
 
 
 @entry_kernel
@@ -270,8 +275,6 @@ def separations(position, rotation, body_a, body_b, probe_b, radius, surface_a, 
     interpenetrating."""
     m = body_b.shape[0]
     gap = np.empty(m)
-    probe, surface, normal = np.empty(3), np.empty(3), np.empty(3)
     for c in range(m):
-        gap[c] = separation_of(position, rotation, body_a[c], body_b[c], probe_b[c], radius[c], surface_a[c],
-                               normal_a[c], probe, surface, normal)
+        gap[c] = separation_of(position, rotation, body_a[c], body_b[c], probe_b, radius, surface_a, normal_a, c)
     return gap

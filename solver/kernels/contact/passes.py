@@ -97,13 +97,15 @@ def _part(pulled, eigenvalue, shift, free):
 
 
 @kernel
-def _project(contact_rows, block, accumulated, friction, c, residual, normal_floor, carried, twist, change):
+def _project(contact_rows, block, accumulated, friction, c, residual, normal_floor, carried, carried_row, twist,
+             change):
     """Impulse change for contact c: the normal part only pushes (I_nsum >= normal_floor, 0 but for
     overlapping contacts in the velocity correction), the tangential part cancels the slip but stays
     within mu I_nsum (Schmitt's beta clamp). Coulomb's law bounds the step's whole impulse, so the
-    cone holds `carried` (3,), what the contact took earlier in the step, plus I_sum. Returns the
-    change's size as the largest row change it makes. change (3,): workspace, allocated by the caller
-    once for all its contacts. The block is read by index, not as a view of its contact."""
+    cone holds carried[carried_row] (3,), what the contact took earlier in the step, plus I_sum. Returns
+    the change's size as the largest row change it makes. change (3,): workspace, allocated by the
+    caller once for all its contacts. Rows are read by index, not taken as views (a view costs a
+    reference count)."""
     k00, k11, k22 = block[c, 0, 0], block[c, 1, 1], block[c, 2, 2]
     if not k00 > FREE_DIRECTION * (k00 + k11 + k22):
         return 0.0  # the joints lock the contact's normal: no impulse there can move it
@@ -111,11 +113,11 @@ def _project(contact_rows, block, accumulated, friction, c, residual, normal_flo
     change0 = total_n - accumulated[c, 0]
     slip0 = residual[1] + block[c, 1, 0] * change0
     slip1 = residual[2] + block[c, 2, 0] * change0
-    t0, t1 = coulomb(carried[1] + accumulated[c, 1], carried[2] + accumulated[c, 2], slip0, slip1,
-                     block[c, 1, 1], block[c, 1, 2], block[c, 2, 1], block[c, 2, 2],
-                     friction[c] * max(carried[0] + total_n, 0.0))
-    t0 -= carried[1]
-    t1 -= carried[2]
+    t0, t1 = coulomb(carried[carried_row, 1] + accumulated[c, 1], carried[carried_row, 2] + accumulated[c, 2],
+                     slip0, slip1, block[c, 1, 1], block[c, 1, 2], block[c, 2, 1], block[c, 2, 2],
+                     friction[c] * max(carried[carried_row, 0] + total_n, 0.0))
+    t0 -= carried[carried_row, 1]
+    t1 -= carried[carried_row, 2]
     change[0] = change0
     change[1] = t0 - accumulated[c, 1]
     change[2] = t1 - accumulated[c, 2]
@@ -150,14 +152,14 @@ def position_pass(contact_rows, block, accumulated, friction, gap_h, slip_h, rat
     m = block.shape[0]
     rates = np.empty(3)
     residual = np.empty(3)
-    nothing_carried = np.zeros(3)
+    nothing_carried = np.zeros((1, 3))
     change = np.empty(3)
     largest = 0.0
     for k in range(m):
         c = m - 1 - k if backwards else k
         look_ahead_residual(contact_rows, gap_h, slip_h, rates_at_look, twist, h, c, rates, residual)
         largest = max(largest, _project(contact_rows, block, accumulated, friction, c, residual, 0.0, nothing_carried,
-                                        twist, change) * h)
+                                        0, twist, change) * h)
     return largest
 
 
@@ -178,7 +180,7 @@ def velocity_pass(contact_rows, block, accumulated, friction, normal_floor, carr
         row_rates(contact_rows, c, twist, residual)
         if residual[0] > 0 and accumulated[c, 0] == 0 and normal_floor[c] == 0.0:
             continue  # separating and not pressed: nothing to do
-        moved = _project(contact_rows, block, accumulated, friction, c, residual, normal_floor[c], carried[c], twist,
+        moved = _project(contact_rows, block, accumulated, friction, c, residual, normal_floor[c], carried, c, twist,
                          change)
         largest = max(largest, moved)
     return largest
@@ -212,7 +214,7 @@ def impacts(contact_rows, block, friction, restitution, twist, impact_speed, rou
     m = block.shape[0]
     active = np.zeros(m, dtype=np.bool_)
     accumulated = np.zeros((m, 3))
-    nothing_carried = np.zeros(3)
+    nothing_carried = np.zeros((1, 3))
     rates = np.empty(3)
     reflex = np.zeros(3)
     change = np.empty(3)
@@ -234,7 +236,7 @@ def impacts(contact_rows, block, friction, restitution, twist, impact_speed, rou
                 if active[c]:
                     row_rates(contact_rows, c, twist, rates)
                     largest = max(largest, _project(contact_rows, block, accumulated, friction, c, rates, 0.0,
-                                                    nothing_carried, twist, change))
+                                                    nothing_carried, 0, twist, change))
             if largest < tolerance:
                 break
         for c in range(m):
