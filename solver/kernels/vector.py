@@ -30,6 +30,13 @@ def unrotate(rotation, world, out):
 
 
 @borrowing_kernel
+def rotated_component(rotation, body, i, x, y, z):
+    """(R (x, y, z))[i] for the body's rotation R = rotation[body] (rotation (n, 3, 3)): component i
+    in the world of a body-frame vector, read by index (a view of a row costs a reference count)."""
+    return rotation[body, i, 0] * x + rotation[body, i, 1] * y + rotation[body, i, 2] * z
+
+
+@borrowing_kernel
 def body_point(position, rotation, local, out):
     """out = x + R local: a point fixed in a body, in the world."""
     rotate(rotation, local, out)

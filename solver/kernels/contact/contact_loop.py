@@ -18,6 +18,7 @@ from ..correction import correct_joints_and_drives, hand_over, solves_whole, wat
 from .held_contacts import settle
 from ..jit import entry_kernel, kernel
 from .narrow_phase import separation_of
+from ..vector import rotated_component
 
 
 @kernel
@@ -40,8 +41,8 @@ def gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions
 def material_point(position, rotation, body, local, c, side, i):
     """Coordinate i in the world of contact c's point as a material point of `body`, its `side` (0: a,
     1: b) of local (m, 2, 3)."""
-    return (rotation[body, i, 0] * local[c, side, 0] + rotation[body, i, 1] * local[c, side, 1]
-            + rotation[body, i, 2] * local[c, side, 2]) + position[body, i]
+    return (rotated_component(rotation, body, i, local[c, side, 0], local[c, side, 1], local[c, side, 2])
+            + position[body, i])
 
 
 @entry_kernel

@@ -15,7 +15,7 @@ from ..jit import entry_kernel, kernel
 from .manifold import (box_box, box_capsule, box_pose, capsule_capsule, hull_box, hull_capsule, hull_hull, plane_box,
                        plane_capsule, plane_hull)
 from .manifold_points import MAX_POINTS, Manifold
-from ..vector import body_point
+from ..vector import body_point, rotated_component
 
 
 
@@ -256,17 +256,12 @@ def separation_of(position, rotation, a, b, probe_b, radius, surface_a, normal_a
     radius[row]. Rows are read by index, not taken as views (a view costs a reference count)."""
     height = 0.0
     for i in range(3):
-        probe = _in_world(rotation, b, i, probe_b, row) + position[b, i]
-        surface = _in_world(rotation, a, i, surface_a, row) + position[a, i]
-        height += (probe - surface) * _in_world(rotation, a, i, normal_a, row)
+        probe = rotated_component(rotation, b, i, probe_b[row, 0], probe_b[row, 1], probe_b[row, 2]) + position[b, i]
+        surface = (rotated_component(rotation, a, i, surface_a[row, 0], surface_a[row, 1], surface_a[row, 2])
+                   + position[a, i])
+        height += (probe - surface) * rotated_component(rotation, a, i, normal_a[row, 0], normal_a[row, 1],
+                                                        normal_a[row, 2])
     return height - radius[row]
-
-
-@kernel
-def _in_world(rotation, body, i, vectors, row):
-    """(R_body vectors[row])[i]: component i of a body-frame vector in the world."""
-    return (rotation[body, i, 0] * vectors[row, 0] + rotation[body, i, 1] * vectors[row, 1]
-            + rotation[body, i, 2] * vectors[row, 2])
 
 
 @entry_kernel

@@ -38,8 +38,8 @@ def coulomb(current0, current1, slip0, slip1, a, b, c, d, limit):
     """The tangential impulse of one contact under Coulomb's law, as two numbers, given the current
     impulse (current0, current1), the slip rate with it in effect (slip0, slip1) and the contact's 2x2
     tangential block of K, rows (a, b) and (c, d): numbers, not views, which would cost a reference
-    count each call (docs/contact_step.md). If the impulse
-    that stops the slip lies within mu I_n (`limit`) the contact sticks (Schmitt's beta clamp).
+    count each call (docs/contact_step.md). If the impulse that stops the slip lies within mu I_n
+    (`limit`) the contact sticks (Schmitt's beta clamp).
     Otherwise it slides, and the impulse is the point of the disk nearest the stopping impulse in
     K's metric: there the remaining slip K (l - l_stop) is exactly opposite the friction impulse, the
     fixed point Schmitt's iterative friction direction seeks. (K + s I) l = K l_stop with |l| = limit
