@@ -78,7 +78,7 @@ class Sleep:
         angle = np.arccos(np.clip(0.5 * (turn - 1.0), -1.0, 1.0))
         # (n,) how far each body's centre and farthest point moved, and how fast they go now
         moved = np.maximum(np.linalg.norm(end.position - start.position, axis=1), angle * self.reach)
-        speed = np.maximum(np.linalg.norm(twist[:, :3], axis=1), np.linalg.norm(twist[:, 3:], axis=1) * self.reach)
+        speed = self.speeds(twist)
         may = self.may_sleep & ~self.asleep
         self.rest_time = np.where((speed < self.speed) & (moved < self.speed * h) & may, self.rest_time + h, 0.0)
         bound = min(self._held_motion, HELD_SPEED * self.speed * h * h / (2.0 * SLEEP_AFTER))
@@ -105,6 +105,11 @@ class Sleep:
         twist[bodies] = 0.0
         self._update()
         return bodies
+
+    def speeds(self, twist: np.ndarray) -> np.ndarray:
+        """(n,) m/s: how fast each body's centre, or its shape's farthest point about it, moves at the
+        (n, 6) twist, whichever is faster."""
+        return np.maximum(np.linalg.norm(twist[:, :3], axis=1), np.linalg.norm(twist[:, 3:], axis=1) * self.reach)
 
     def woken_by(self, body_a: np.ndarray, body_b: np.ndarray) -> np.ndarray:
         """The sleeping bodies to wake for contacts (bodies a and b (m,)) found within the margin: the

@@ -159,7 +159,7 @@ class ContactRows:
         m = len(self.contacts)
         # no gap, slip or earlier rate to close from (each its own array: views would compile settle again)
         held, work = self._held.settle(self.rows, self.accumulated, friction, np.zeros(m), np.zeros((m, 2)),
-                                       np.zeros((m, 3)), twist, 1.0, vmax)
+                                       np.zeros((m, 3)), twist, 1.0, np.full(m, vmax))
         self.passes = self._kernels.velocity_passes(self.rows, self.block, self.accumulated, friction,
                                                     self.normal_floor, earlier, twist, self.passes, limit - made, vmax)
         return FIRST_PASSES if held else max(made, SETTLE_RETRY_WORK * work // max(m, 1))

@@ -34,7 +34,10 @@ from .motor_hold import MotorHold, holding_motors
 from .reduction import four_per_face
 
 LCP_ROUNDS = 6  # turns of the contact LCP and the joint correction within one step
-CONTACT_TIGHTNESS = 1e-3  # contact impulses converge to this fraction of Dmax per step
+# A resting contact's impulses converge to this fraction of Dmax per step: its errors would add up, step
+# after step, into a creep of the stack. A contact of a body that moves by more than Dmax in the step
+# converges to Dmax, as a joint does: its error does not add up where the body stands still.
+CONTACT_TIGHTNESS = 1e-3
 # rounds in which the manifolds at the corrected look-ahead may add points the loop then holds too
 REDETECTIONS = 2
 UNCOVERED_DEPTH = 0.1  # a point this deep (times Dmax) at the look-ahead is held too: the step may not end deeper
@@ -68,6 +71,7 @@ class ContactStep:
         self._settled_at: tuple | None = None
         # (m,) bodies a and b of the contacts touching at the end of the last sub-step (sleeping.py's islands)
         self.touching_bodies = (np.zeros(0, dtype=int), np.zeros(0, dtype=int))
+        self._moving = np.zeros(len(model.body_names), dtype=bool)  # (n,) bodies that move this sub-step
 
     def start(self) -> list[str]:
         """What touches at the start is resting, not an impact (state.touching); returns one warning per
@@ -113,6 +117,8 @@ class ContactStep:
             if spring >= 0:
                 return Failure(STIFF_SPRING, spring, h / np.sqrt(load))
         self._touching_impacts(h)
+        # (n,) bodies that move by more than Dmax over the step, before the forces (CONTACT_TIGHTNESS)
+        self._moving = self.sleep.speeds(state.twist) * h > self.model.settings.dmax
         instant.work.accumulated[:] = 0.0  # the drives' impulses this step, the held motors' answers to the LCP's too
         if driven:
             k.apply_explicit_forces(instant.arrays, instant.rows, state.twist, state.axis_coordinate, state.time,
@@ -277,7 +283,7 @@ class ContactStep:
             converged, contact_rows.settled, joint, gap, contact_rows.passes, flight_valid, self._settle_wait = (
                 self._contact_loop.correct_positions(a, s, arrays, instant.rows, instant.flight, work, h,
                                                      instant.counters, self._loop_drives, instant.driven,
-                                                     *contact_rows.loop_arrays(h), CONTACT_TIGHTNESS,
+                                                     *contact_rows.loop_arrays(h), self._tightness(contact_rows),
                                                      contact_rows.passes, self._settle_wait))
             instant.flight_valid = bool(flight_valid)
             if not (converged and contact_rows.settled):
@@ -291,6 +297,12 @@ class ContactStep:
             self._settle_wait = 1
         self.stats["contact_passes"] += contact_rows.passes
         return bool(converged), int(joint), float(gap), contact_rows
+
+    def _tightness(self, contact_rows: ContactRows) -> np.ndarray:
+        """(m,) the fraction of Dmax each contact's impulses converge to: CONTACT_TIGHTNESS where both its
+        bodies rest, 1 where one moves."""
+        contacts = contact_rows.contacts
+        return np.where(self._moving[contacts.body_a] | self._moving[contacts.body_b], 1.0, CONTACT_TIGHTNESS)
 
     def _uncovered(self, contact_rows: ContactRows) -> Contacts:
         """The points of the manifolds at the corrected look-ahead whose features the rows do not hold

@@ -51,8 +51,8 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
                       friction, tightness, passes, settle_wait):
     """The loop of sweeps: look ahead, correct the joints (and the loop drives), one projected
     Gauss-Seidel pass over the contacts; it ends when no joint is off by Dmax, the drives have
-    settled and the contact impulses change by less than `tightness` Dmax. Returns (the joints and
-    drives converged, the contacts did, the worst joint, its gap, passes made, whether the last
+    settled and each contact's impulses change by less than its `tightness` (m,) times Dmax. Returns
+    (the joints and drives converged, the contacts did, the worst joint, its gap, passes made, whether the last
     look-ahead still holds, the passes the next call waits before its direct step). Out of sweeps, the
     contacts count as converged if their last pass changed no gap by Dmax or the direct step closed
     them: only their tight tolerance is missing, which a smaller step would not reach faster. So do
@@ -72,7 +72,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     flight_valid = False
     next_settle = passes + settle_wait  # the pass after which the direct step for the held contacts is tried
     settled = False  # the last sweep ended in a direct step
-    contact_change = np.inf
+    contact_change = largest_change = np.inf
     joint, gap = -1, 0.0
     whole = solves_whole(model, settings, rows)
     recent = np.full(STALL_PASSES, np.inf)  # the last STALL_PASSES passes' changes, by pass number
@@ -92,21 +92,21 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
                                                             loop_drives, whole, driven)
         joints_settled = corrected == 0 and drive_change < settings.dmax
         passes += 1
-        # a resting body must not creep: its contacts converge far below Dmax per step
-        contact_change = position_pass(contact_rows, block, accumulated, friction, gap_h, slip_h, rates_at_look,
-                                       twist, h, passes % 2 == 0) / tightness
+        # each contact to its own tightness: a resting body's far below Dmax, so that it does not creep
+        largest_change, contact_change = position_pass(contact_rows, block, accumulated, friction, gap_h, slip_h,
+                                                       rates_at_look, twist, h, passes % 2 == 0, tightness)
         flight_valid = corrected == 0 and drive_change == 0.0 and contact_change == 0.0
         passes_stalled = stalled(recent, sweep, contact_change)
         if joints_settled and (contact_change < settings.dmax
-                               or (passes_stalled and contact_change * tightness < settings.dmax)):
+                               or (passes_stalled and largest_change < settings.dmax)):
             return True, True, joint, gap, passes, flight_valid, max(next_settle - passes, 1)
         settled = False
         if passes >= next_settle and contact_change >= settings.dmax:  # the next sweep's pass measures what is left
             settled, settle_work = settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h,
-                                          tightness * settings.dmax / h)
+                                          tightness * (settings.dmax / h))
             # tried again once the passes have doubled (they may have found the support by then) and
             # done SETTLE_RETRY_WORK times the work this try did
             if not settled:
                 next_settle = max(2 * passes, passes + SETTLE_RETRY_WORK * settle_work // max(m, 1))
-    return (joints_settled, settled or contact_change * tightness < settings.dmax, joint, gap, passes, flight_valid,
+    return (joints_settled, settled or largest_change < settings.dmax, joint, gap, passes, flight_valid,
             max(next_settle - passes, 1))

@@ -32,8 +32,8 @@ PROJECTION_WORK = 400
 @entry_kernel
 def settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h, tolerance):
     """The impulses that close the look-ahead gaps and slips (as contact.position_pass measures them)
-    of the contacts that press, and leave every other contact open to within `tolerance` (a rate,
-    m/s), applied to `accumulated` and `twist`, if every pressing contact can stick. A frictionless
+    of the contacts that press, and leave every other contact open to within its `tolerance` (m,) (a
+    rate, m/s), applied to `accumulated` and `twist`, if every pressing contact can stick. A frictionless
     contact holds only its normal. Returns whether they were applied, and the work done as a number
     of contact projections (PROJECTION_WORK)."""
     m = accumulated.shape[0]
@@ -43,7 +43,7 @@ def settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, tw
         look_ahead_residual(contact_rows, gap_h, slip_h, rates_at_look, twist, h, c, rates, residual[c])
     pressing = np.empty(m, dtype=np.bool_)
     for c in range(m):
-        pressing[c] = accumulated[c, 0] > 0.0 or residual[c, 0] < -tolerance
+        pressing[c] = accumulated[c, 0] > 0.0 or residual[c, 0] < -tolerance[c]
     # what the current impulses do to the twist: the held rows' right side is K_H l - r_H
     current = np.zeros(twist.shape[0])
     apply_impulses(contact_rows, accumulated, current)
@@ -64,7 +64,7 @@ def settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, tw
             if pressing[c] and after[c, 0] < 0.0:  # it lets go
                 pressing[c] = False
                 consistent = False
-            elif not pressing[c] and residual[c, 0] + row_rate(contact_rows, c, 0, change) < -tolerance:
+            elif not pressing[c] and residual[c, 0] + row_rate(contact_rows, c, 0, change) < -tolerance[c]:
                 pressing[c] = True  # pushed in by the others' impulses: it presses too
                 consistent = False
         if consistent:

@@ -144,23 +144,26 @@ def look_ahead_residual(contact_rows, gap_h, slip_h, rates_at_look, twist, h, c,
 
 @kernel
 def position_pass(contact_rows, block, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h,
-                  backwards):
+                  backwards, tightness):
     """One projected Gauss-Seidel pass in the correction loop; the largest change, as a distance over
-    h. What must vanish is the look-ahead gap (if negative) and slip, moved on by what the impulses
-    since the look-ahead changed, per unit of h. Passes alternate direction (symmetric Gauss-Seidel):
-    the contacts of one body share its load instead of the first in line taking it all."""
+    h, and the largest over each contact's `tightness` (m,). What must vanish is the look-ahead gap (if
+    negative) and slip, moved on by what the impulses since the look-ahead changed, per unit of h.
+    Passes alternate direction (symmetric Gauss-Seidel): the contacts of one body share its load
+    instead of the first in line taking it all."""
     m = block.shape[0]
     rates = np.empty(3)
     residual = np.empty(3)
     nothing_carried = np.zeros((1, 3))
     change = np.empty(3)
-    largest = 0.0
+    largest, measured = 0.0, 0.0
     for k in range(m):
         c = m - 1 - k if backwards else k
         look_ahead_residual(contact_rows, gap_h, slip_h, rates_at_look, twist, h, c, rates, residual)
-        largest = max(largest, _project(contact_rows, block, accumulated, friction, c, residual, 0.0, nothing_carried,
-                                        0, twist, change) * h)
-    return largest
+        moved = _project(contact_rows, block, accumulated, friction, c, residual, 0.0, nothing_carried, 0, twist,
+                         change) * h
+        largest = max(largest, moved)
+        measured = max(measured, moved / tightness[c])
+    return largest, measured
 
 
 @kernel
