@@ -71,6 +71,9 @@ ContactRowArrays = namedtuple("ContactRowArrays", [
 SolverSettings = namedtuple("SolverSettings", [
     "dmax", "vmax", "taylor_order", "max_corrections", "solver", "velocity_correction",
     "levers",  # codes.START or THIRDS
+    "energy_rate",  # 1/s, the energy gate's tolerance over the natural time (energy_gate.py): 0 where it is off
+    "energy_scale",  # J, what the mechanism's forces trade across its extent (energy_gate.energy_scale)
+    "energy_floor",  # J, the least allowance (energy_gate.gap_floor)
 ])
 
 StateArrays = namedtuple("StateArrays", [
@@ -186,10 +189,12 @@ def drives_flag(model_arrays) -> bool | None:
     return True if len(model_arrays.drive_kind) or model_arrays.body_motion_start[-1] > 0 else None
 
 
-def solver_settings(settings) -> SolverSettings:
+def solver_settings(settings, energy_gate: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> SolverSettings:
+    """energy_gate: (energy_rate, energy_scale, energy_floor), energy_gate.gate_settings."""
     return SolverSettings(float(settings.dmax), float(settings.vmax), int(settings.taylor_order),
                           int(settings.max_corrections), SOLVER_NAMES.index(settings.solver),
-                          bool(settings.velocity_correction), LEVER_NAMES.index(settings.levers))
+                          bool(settings.velocity_correction), LEVER_NAMES.index(settings.levers),
+                          *(float(value) for value in energy_gate))
 
 
 def row_arrays(model) -> RowArrays:

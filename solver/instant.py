@@ -7,6 +7,7 @@ import numpy as np
 from .arrays import (ContactRowArrays, StateArrays, drives_flag, flight_arrays, joint_islands, row_arrays,
                      solver_settings, work_arrays)
 from .codes import COUNTER_NAMES
+from .energy_gate import gate_settings
 from .state import State
 
 
@@ -19,7 +20,7 @@ class Instant:
         self._fly_kernel, self._rows_kernels, self._contact_rows = flight.fly, rows, contact_rows
         self.arrays = arrays
         self.driven = drives_flag(arrays)  # the kernels' `driven`: None when the model has no drives or motion
-        self.settings = solver_settings(model.settings)
+        self.settings = solver_settings(model.settings, gate_settings(model))
         self.state = state
         self.rows = row_arrays(model)  # the joints' rows at the state's instant, when rows_valid
         self.rows_valid = False

@@ -55,6 +55,11 @@ class Settings:
     # (error_control.py, docs/error_control.md). 0: no estimate, the sub-steps halve only when a
     # correction fails (Schmitt §5). Mechanisms without contacts, extrapolation "none".
     error_tolerance: float = 0.0
+    # where the forces are gravity, impulse springs and efforts (no contacts, limits, motors, dampers or
+    # animated bodies), the fraction of the energy the mechanism trades that a step may gain or lose per
+    # natural time (the time that energy takes to carry it across its extent); a sub-step that changes it
+    # more is undone and halved (energy_gate.py). 0: off
+    energy_tolerance: float = 5e-3
     contact_method: str = "impulse"  # "impulse" (Schmitt §11) or "lcp" (Stewart-Trinkle)
     friction_directions: int = 8  # edges of the polyhedral friction cone of the LCP
     # resting islands (bodies touching or jointed) slower than this, m/s, for sleeping.SLEEP_AFTER (or held still
@@ -76,6 +81,7 @@ class Settings:
             extrapolation=reader.string("extrapolation", default.extrapolation, choices=EXTRAPOLATIONS),
             levers=reader.string("levers", default.levers, choices=LEVERS),
             error_tolerance=reader.number("error_tolerance", default.error_tolerance, minimum=0.0),
+            energy_tolerance=reader.number("energy_tolerance", default.energy_tolerance, minimum=0.0),
             contact_method=reader.string("contact_method", default.contact_method, choices=CONTACT_METHODS),
             friction_directions=reader.integer("friction_directions", default.friction_directions, minimum=3,
                                                maximum=64),

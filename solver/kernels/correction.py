@@ -9,12 +9,15 @@ block of K; near a singular position, where that stalls, the whole system (NEAR_
 """
 import numpy as np
 
-from ..codes import (CORRECTIONS, DONE, GAP, GROW_AFTER, HALVINGS, MAX_HALVINGS, MAX_SUBSTEPS, NON_FINITE, SOLVES,
-                     STIFF_SPRING, SUBSTEPS, SYSTEM, THIRDS, TOO_MANY_SUBSTEPS, TOO_SHORT, VELOCITY_SOLVES)
+from ..codes import (CORRECTIONS, DONE, ENERGY_HALVINGS, GAP, GROW_AFTER, HALVINGS, MAX_HALVINGS, MAX_SUBSTEPS,
+                     NON_FINITE, SOLVES, STIFF_SPRING, SUBSTEPS, SYSTEM, THIRDS, TOO_MANY_SUBSTEPS, TOO_SHORT,
+                     VELOCITY_SOLVES)
 from ..drives import MOTOR_POSITION, MOTOR_VELOCITY
+from ..energy_gate import GATE_HALVINGS, GATE_SHRINK
 from . import joints, rows as joint_rows
 from .drives import (apply_explicit_forces, drive_velocities, has_loop_drives, solve_loop_drives,
                      unstable_explicit_spring)
+from .energy_gate import energy_allowance, energy_and_noise, imbalance
 from .flight import fly, land, steady_increment
 from .jit import borrowing_entry_kernel, borrowing_kernel
 
@@ -506,6 +509,7 @@ def advance_steps(model, settings, state, saved, rows, flight, work, duration, s
     stopped (0, TOO_MANY_SUBSTEPS or TOO_SHORT), the last failure's status, index, size and the
     length of its sub-step), the sizes as `substep` returns them."""
     status, index, size, failed_length = DONE, -1, 0.0, 0.0
+    rejected = np.inf  # the imbalance of the last sub-step the energy gate undid, J (inf: none since one was kept)
     for step in range(steps):
         end = state.time[0] + duration
         remaining = duration
@@ -516,9 +520,27 @@ def advance_steps(model, settings, state, saved, rows, flight, work, duration, s
                 return step, TOO_MANY_SUBSTEPS, status, index, size, failed_length
             length = min(control[0], remaining)
             copy_state(state, saved)
+            # where only gravity, the joints, impulse springs and efforts act, the sub-step keeps the balance of
+            # energy and work (energy_gate.py)
+            gated = settings.energy_rate > 0.0 and length * 2**GATE_HALVINGS >= h
+            kinetic, energy, noise = (energy_and_noise(model, settings, state, rows, length, driven) if gated
+                                       else (0.0, 0.0, 0.0))
             if driven is not None:
                 apply_explicit_forces(model, rows, state.twist, state.axis_coordinate, state.time[0], 0.5 * length)
             outcome, culprit, amount = substep(model, settings, state, rows, flight, work, length, stats, driven)
+            if outcome == DONE and gated:
+                change = imbalance(model, settings, saved, state, rows, energy, driven)
+                # a halving that does not shrink the imbalance (the step's own falls as L^3) shows it is not the
+                # step's: the sub-step is kept
+                if change > energy_allowance(settings, kinetic, noise, length) and change < GATE_SHRINK * rejected:
+                    copy_state(saved, state)  # undone and halved, as a failed sub-step is; not a failure
+                    joint_rows.build(model, settings.solver, state.position, state.rotation, rows)
+                    control[0] /= 2
+                    control[1] = 0
+                    stats[ENERGY_HALVINGS] += 1
+                    rejected = change
+                    continue
+            rejected = np.inf
             if outcome == DONE:
                 stats[SUBSTEPS] += 1
                 remaining -= length
