@@ -47,11 +47,14 @@ class BakeReport:
     # shortest step taken, s
     rejected: int = 0
     shortest_step: float = 0.0
+    energy_halvings: int = 0  # steps halved because they changed the energy (solver/energy_gate.py)
 
     def __str__(self) -> str:
         compiled = f", {self.compile_seconds:.0f} s of it compiling the solver" if self.compile_seconds >= 0.5 else ""
         controlled = (f", {self.rejected} steps retried shorter for the error tolerance, the shortest "
                       f"{self.shortest_step:.3g} s" if self.rejected else "")
+        if self.energy_halvings:
+            controlled += f", {self.energy_halvings} steps halved to keep the energy"
         return (f"baked {self.bodies} bodies over {self.frames} frames in {self.seconds:.2f} s{compiled} "
                 f"({self.steps} steps, {self.corrections} corrections, {self.halvings} halvings{controlled}); "
                 f"worst joint gap {self.worst_gap:.3g} m")
@@ -144,7 +147,7 @@ class Bake:
                           list(self.built.warnings) + self.simulation.warnings + key_warnings
                           + ([self.slow] if self.slow else []),
                           self.compile_clock.seconds - self.compiled_before, stats["rejected"],
-                          stats["smallest_substep"])
+                          stats["smallest_substep"], stats["energy_halvings"])
 
 
 def slow_warning(job: Bake, substeps_per_step: float) -> str | None:

@@ -167,6 +167,12 @@ class MECHBAKE_PG_scene(bpy.types.PropertyGroup):
                                                "the steps shrink to keep below it (mechanisms without contact). "
                                                "0: the steps shrink only when the joints do not close",
                                    default=0.0, min=0.0, max=10.0, precision=6, unit="VELOCITY")
+    energy_tolerance: FloatProperty(name="Energy Tolerance",
+                                    description="Where only gravity, joints, undamped springs and efforts act (no "
+                                                "contact, motor, limit, damper or animated body), the fraction of "
+                                                "the energy the mechanism trades that a step may gain or lose "
+                                                "beyond its work; a step that changes it more is halved. 0: off",
+                                    default=5e-3, min=0.0, max=1.0, precision=4)
     sleep_speed: FloatProperty(name="Sleep Below", description="Resting piles and chains (bodies touching or "
                                                             "jointed, no motor or spring on their joints) slower "
                                                             "than this for half a second (or held exactly by "

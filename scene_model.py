@@ -128,7 +128,8 @@ def read_scene(scene, depsgraph, frame_start=None, frame_end=None) -> SceneModel
                      "velocity_correction": settings.velocity_correction,
                      "max_corrections": settings.max_corrections, "contact_method": settings.contact_method.lower(),
                      "extrapolation": settings.extrapolation.lower(), "levers": settings.levers.lower(),
-                     "sleep_speed": settings.sleep_speed, "error_tolerance": settings.error_tolerance},
+                     "sleep_speed": settings.sleep_speed, "error_tolerance": settings.error_tolerance,
+                     "energy_tolerance": settings.energy_tolerance},
     }
     return SceneModel(mechanism, Model.from_dict(mechanism), bindings, frame_start, frame_end, fps, settings.substeps,
                       reading.warnings)

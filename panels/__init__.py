@@ -150,8 +150,8 @@ class MECHBAKE_PT_settings(bpy.types.Panel):
         row = layout.row()
         row.active = settings.solver == "SYSTEM"  # the iterative solver keeps the levers at the step's ends
         row.prop(settings, "levers")
-        for name in ("taylor_order", "velocity_correction", "max_corrections", "error_tolerance", "contact_method",
-                     "sleep_speed"):
+        for name in ("taylor_order", "velocity_correction", "max_corrections", "error_tolerance", "energy_tolerance",
+                     "contact_method", "sleep_speed"):
             layout.prop(settings, name)
         layout.label(text="Gravity and frame range are the scene's")
 

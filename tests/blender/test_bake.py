@@ -72,6 +72,22 @@ def test_an_error_tolerance_set_in_the_scene_shortens_the_steps_that_need_it():
     assert "retried shorter for the error tolerance" in str(report)
 
 
+def test_the_energy_tolerance_halves_the_steps_that_change_the_energy():
+    """Four 0.5 m rods on ball joints, hung from one end and released level, at one substep per frame
+    (h = 1/24 s): where the chain whips, single steps gain or lose energy though nothing does work.
+    The default energy tolerance halves them and the report counts them; set to 0 in the scene, none is."""
+    links = []
+    for k in range(4):
+        links.append(add_rod(f"Link{k}", (0.5 * k, 0, 0), (0.5 * (k + 1), 0, 0)))
+        add_joint(f"Ball{k}", "BALL", (0.5 * k, 0, 0), body_a=links[k - 1] if k else None, body_b=links[k])
+    set_frames(1, 48, fps=24, substeps=1)
+    gated = bake_scene(bpy.context.scene)
+    bpy.context.scene.mechbake.energy_tolerance = 0.0
+    plain = bake_scene(bpy.context.scene)
+    assert gated.energy_halvings > 0 and "halved to keep the energy" in str(gated)
+    assert plain.energy_halvings == 0 and "energy" not in str(plain)
+
+
 def test_levers_at_thirds_set_in_the_scene_keep_a_fast_swing_in_phase():
     """A rod released 150 degrees out turns up to 0.15 rad a step at two substeps per frame: with the
     impulses' levers at the step's start the body flies chords and the period comes out 8.3e-4 short;

@@ -14,7 +14,8 @@ OBJECT_DEFAULTS = {"role": "NONE", "mass": 0.0, "density": 1000.0, "collision_sh
                    "motor_max_torque": 100.0, "motor_brake": 0.0, "use_effort": False, "effort": 0.0}
 SCENE_DEFAULTS = {"substeps": 10, "dmax": 1e-7, "vmax": 1e-6, "solver": "SYSTEM", "taylor_order": 3,
                   "velocity_correction": True, "max_corrections": 200, "contact_method": "IMPULSE",
-                  "extrapolation": "NONE", "levers": "START", "error_tolerance": 0.0}
+                  "extrapolation": "NONE", "levers": "START", "error_tolerance": 0.0,
+                  "energy_tolerance": 5e-3}
 
 
 def test_object_and_scene_defaults():
