@@ -14,6 +14,7 @@ carry the mechanism's mass across its extent. So the setting is a fraction, the 
 crane and whatever h is. A spring's centred impulses are the velocity Verlet step, whose energy swings
 about its mean each period: the balance takes the shadow energy that step keeps instead
 (kernels/energy_gate.spring_shadow).
+
 A step's own error goes as L^3 and its allowance as L, so each halving cuts their ratio by four; a
 halving that does not shrink the imbalance as fast shows that it is not the step's (a parallelogram's
 flat position, where the velocity correction takes energy out), and the sub-step is kept.
@@ -55,8 +56,8 @@ def gate_settings(model) -> tuple[float, float, float]:
 
 def natural_time(model, scale: float) -> float:
     """s: how long the energy scale (and the kinetic energy at the start) takes to carry the mechanism's
-    mass across its extent, D sqrt(M / 2 E): sqrt(D / 2 g) under gravity, sqrt(M / k) on a spring. 0
-    where nothing has energy to move."""
+    mass across its extent, D sqrt(M / 2 E): sqrt(D / 2 g) under gravity, (D / stretch) sqrt(M / k) on
+    a spring. 0 where nothing has energy to move."""
     moving = model.body_dynamic
     mass = float(model.body_mass[moving].sum())
     velocity, spin = model.body_velocity0[moving], model.body_angular_velocity0[moving]
