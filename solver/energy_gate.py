@@ -25,6 +25,7 @@ measurements behind the default."""
 import numpy as np
 
 from .drives import EFFORT, SPRING_IMPULSE
+from .free_turn import rotation_energy
 
 # the joints' tolerances let a sub-step's energy change by the forces through FLOOR_GAPS Dmax (and the
 # momentum through FLOOR_GAPS Vmax) whatever its length: changes within that always pass
@@ -60,10 +61,9 @@ def natural_time(model, scale: float) -> float:
     a spring. 0 where nothing has energy to move."""
     moving = model.body_dynamic
     mass = float(model.body_mass[moving].sum())
-    velocity, spin = model.body_velocity0[moving], model.body_angular_velocity0[moving]
-    kinetic = 0.5 * float(np.sum(model.body_mass[moving] * np.sum(velocity**2, axis=1)))
-    kinetic += 0.5 * float(np.sum(model.body_inertia[moving] * np.einsum(
-        "nji,nj->ni", model.start.rotation[moving], spin) ** 2))
+    kinetic = 0.5 * float(np.sum(model.body_mass[moving] * np.sum(model.body_velocity0[moving]**2, axis=1)))
+    twist = np.concatenate((model.body_velocity0, model.body_angular_velocity0), axis=1)
+    kinetic += float(rotation_energy(model, np.flatnonzero(moving), model.start.rotation, twist).sum())
     energy = scale + kinetic
     return mechanism_extent(model) * np.sqrt(mass / (2.0 * energy)) if energy > 0.0 else 0.0
 
@@ -81,9 +81,8 @@ def energy_scale(model) -> float:
     """J: the energy the mechanism's forces can trade: gravity's work moving every dynamic body across
     the mechanism's extent (mechanism_extent), the energy each impulse spring holds at the start and
     each effort's work over the extent (an angle's, half a turn)."""
-    moving = model.body_dynamic
     extent = mechanism_extent(model)
-    scale = float(np.sum(model.body_mass[moving] * np.linalg.norm(model.body_gravity[moving], axis=1))) * extent
+    scale = weight(model) * extent
     for drive, axis in zip(model.drives, model.drive_axis):
         if drive.kind == SPRING_IMPULSE:
             scale += 0.5 * drive.stiffness(0.0) * (model.axis_coordinate0[axis] - drive.value(0.0))**2
@@ -109,6 +108,10 @@ def gap_floor(model) -> float:
     """J: the energy gravity's weight moves through FLOOR_GAPS Dmax, the change the joints' tolerance
     allows whatever the step (the springs', efforts' and speeds' shares are added as the bodies move:
     kernels/energy_gate.energy_and_noise)."""
+    return FLOOR_GAPS * model.settings.dmax * weight(model)
+
+
+def weight(model) -> float:
+    """N: gravity's pull on the dynamic bodies, sum m |g|."""
     moving = model.body_dynamic
-    weight = np.sum(model.body_mass[moving] * np.linalg.norm(model.body_gravity[moving], axis=1))
-    return float(FLOOR_GAPS * model.settings.dmax * weight)
+    return float(np.sum(model.body_mass[moving] * np.linalg.norm(model.body_gravity[moving], axis=1)))
