@@ -19,7 +19,13 @@ ORTHONORMAL_TOLERANCE = 1e-13
 ORTHONORMAL_PASSES = 4
 # the largest angle by which omega turns the body, or omega_1 turns omega, in one piece of a turn
 MAX_PIECE_TURN = 0.25
+# ... at the default order 3 and above; below it a piece is as short as makes the first term the series
+# leaves out, x^(k+1) / (k+1)!, no larger than order 3's at MAX_PIECE_TURN
+PIECE_TURN = np.array([min(MAX_PIECE_TURN, (MAX_PIECE_TURN**4 / 24 * factorial(k + 1)) ** (1 / (k + 1)))
+                       for k in range(MAX_ORDER + 1)])
 MAX_PIECES = 64  # pieces of one turn at most: 16 rad a step
+# the largest angle by which a jointed body's gyroscopic mode turns in one sub-step (whirl_rate)
+MAX_WHIRL_TURN = 1.0
 
 
 @borrowing_kernel
@@ -144,19 +150,48 @@ def orthonormalize(m):
 
 
 @borrowing_kernel
-def flight_pieces(terms, h):
+def flight_pieces(terms, order, h):
     """How many pieces the series of a turn over h is summed in: enough that omega turns the body, or
-    omega's own derivative turns omega, by at most MAX_PIECE_TURN a piece. Schmitt §3's series in h
+    omega's own derivative turns omega, by at most PIECE_TURN[order] a piece. Schmitt §3's series in h
     converges as (rate h)^k / k!: the truncated sum is accurate, and better with every order, only
     for a rate h well below 1 rad."""
     speed = np.sqrt(terms[0, 0] ** 2 + terms[0, 1] ** 2 + terms[0, 2] ** 2)
     rate = speed
     if speed > 0.0:
         rate = max(rate, np.sqrt(terms[1, 0] ** 2 + terms[1, 1] ** 2 + terms[1, 2] ** 2) / speed)
-    pieces = rate * h / MAX_PIECE_TURN
+    pieces = rate * h / PIECE_TURN[order]
     if not pieces <= MAX_PIECES:  # beyond any series (or not a number): the step's halving takes over
         return MAX_PIECES
     return max(1, int(np.ceil(pieces)))
+
+
+@borrowing_kernel
+def whirl_rate(model, rotation, twist):
+    """The fastest gyroscopic mode of the bodies a joint holds, rad/s: the rate at which a free flight
+    turns a change of omega (a fast top's nutation about its centre). Euler's equation linearised about
+    a body's omega (body frame, principal moments I) has a trace of 0; about a principal axis its
+    eigenvalues are 0 and +-lambda with lambda^2 = -sum_k omega_k^2 (I_k - I_i)(I_k - I_j) / (I_i I_j),
+    {i, j, k} = {0, 1, 2} (its principal minors' sum), and off the axes that sum's root stays near its
+    largest eigenvalue. A joint's
+    impulses act at the step's ends and the flight between them is free, so the method is second order
+    in this rate times the step, as Verlet is in a spring's (Schmitt §8): steps are kept below
+    MAX_WHIRL_TURN / rate. Bodies nothing holds fly exactly and are left out."""
+    fastest = 0.0
+    for j in range(model.joint_body.shape[0]):
+        for side in range(2):
+            b = model.joint_body[j, side]
+            if not model.body_rotates[b]:
+                continue
+            inertia = model.body_inertia[b]
+            square = 0.0
+            for k in range(3):
+                omega = (rotation[b, 0, k] * twist[b, 3] + rotation[b, 1, k] * twist[b, 4]
+                         + rotation[b, 2, k] * twist[b, 5])
+                i, m = (k + 1) % 3, (k + 2) % 3
+                square += omega * omega * (inertia[k] - inertia[i]) * (inertia[k] - inertia[m]) / (
+                    inertia[i] * inertia[m])
+            fastest = max(fastest, np.sqrt(abs(square)))
+    return fastest
 
 
 @borrowing_kernel
@@ -170,7 +205,7 @@ def turn(model, order, b, h, rotation, flight):
         for c in range(3):
             flight.rotation[b, r, c] = rotation[r, c]
     omega_derivatives(omega_body, model.body_inertia[b], model.body_inv_inertia[b], order, terms)
-    pieces = flight_pieces(terms, h)
+    pieces = flight_pieces(terms, order, h)
     piece = h / pieces
     for p in range(pieces):
         if p > 0:

@@ -106,14 +106,15 @@ def test_the_scale_is_what_the_forces_trade_across_the_mechanism():
 
 def test_andrews_squeezer_is_no_longer_quietly_wrong_at_the_default_step():
     """IFToMM A03 at h = 0.01: the torque turns the crank 15.8 rad in 0.03 s, three steps, and the
-    ungated run ends 13.4 rad off. The balance of its energy (its spring's by the shadow its steps keep)
+    ungated run ends 4.5 rad off (in 27 sub-steps, which its spinning crank's whirl asks for;
+    test_whirl.py). The balance of its energy (its spring's by the shadow its steps keep)
     against its torque's work halves the steps until they keep it: 0.08 rad off at the default."""
     data = mechanisms.andrews_squeezer()
     gated, plain = Simulation(Model.from_dict(data)), Simulation(Model.from_dict(data), energy_tolerance=0.0)
     for sim in (gated, plain):
         sim.run(0.03)
     beta = [mechanisms.SQUEEZER_ANGLES[0] + sim.joint_position("O") for sim in (gated, plain)]
-    assert abs(beta[1] - SQUEEZER_BETA) > 10.0
+    assert abs(beta[1] - SQUEEZER_BETA) > 1.0
     assert abs(beta[0] - SQUEEZER_BETA) < 0.1
     assert gated.stats["energy_halvings"] > 0
 
