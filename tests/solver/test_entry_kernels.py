@@ -41,7 +41,8 @@ def compiled_functions(tree: ast.AST) -> set[ast.AST]:
 def python_calls(path: pathlib.Path) -> set[tuple[str, str]]:
     """(kernel module, name) of every kernel the Python code of this file refers to: through a kernel
     module imported under some name, any expression assigned from it (`self._kernels = correction`,
-    `k = self._kernels`) or returned by a function, or a kernel imported by its name."""
+    `k = self._kernels`) or returned by a function, or a kernel imported by its name; not as
+    `kernel.py_func`."""
     tree = ast.parse(path.read_text())
     modules: dict[str, str] = {}  # expression's text -> kernel module it holds
     names: dict[str, tuple[str, str]] = {}  # local name -> the kernel it was imported as
@@ -74,9 +75,11 @@ def python_calls(path: pathlib.Path) -> set[tuple[str, str]]:
                 if ast.unparse(value) in modules:
                     modules[ast.unparse(target)] = modules[ast.unparse(value)]
     inside_kernels = {inner for function in compiled_functions(tree) for inner in ast.walk(function)}
+    # `kernel.py_func` is the kernel's Python source, run as plain Python: no compiled entry is called
+    plain = {node.value for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "py_func"}
     calls = set()
     for node in ast.walk(tree):
-        if node in inside_kernels:
+        if node in inside_kernels or node in plain:
             continue
         if isinstance(node, ast.Attribute) and ast.unparse(node.value) in modules:
             calls.add((modules[ast.unparse(node.value)], node.attr))
