@@ -48,6 +48,7 @@ class BakeReport:
     rejected: int = 0
     shortest_step: float = 0.0
     energy_halvings: int = 0  # steps halved because they changed the energy (solver/energy_gate.py)
+    uncombined: int = 0  # Richardson steps kept unextrapolated: the combination would open the joints
 
     def __str__(self) -> str:
         compiled = f", {self.compile_seconds:.0f} s of it compiling the solver" if self.compile_seconds >= 0.5 else ""
@@ -55,6 +56,8 @@ class BakeReport:
                       f"{self.shortest_step:.3g} s" if self.rejected else "")
         if self.energy_halvings:
             controlled += f", {self.energy_halvings} steps halved to keep the energy"
+        if self.uncombined:
+            controlled += f", {self.uncombined} steps not extrapolated, which would have opened the joints"
         return (f"baked {self.bodies} bodies over {self.frames} frames in {self.seconds:.2f} s{compiled} "
                 f"({self.steps} steps, {self.corrections} corrections, {self.halvings} halvings{controlled}); "
                 f"worst joint gap {self.worst_gap:.3g} m")
@@ -147,7 +150,7 @@ class Bake:
                           list(self.built.warnings) + self.simulation.warnings + key_warnings
                           + ([self.slow] if self.slow else []),
                           self.compile_clock.seconds - self.compiled_before, stats["rejected"],
-                          stats["smallest_substep"], stats["energy_halvings"])
+                          stats["smallest_substep"], stats["energy_halvings"], stats["uncombined"])
 
 
 def slow_warning(job: Bake, substeps_per_step: float) -> str | None:

@@ -17,9 +17,11 @@ CONTACTS_UNSETTLED = -2  # the contacts did not converge: (a body of the deepest
 TOO_MANY_SUBSTEPS, TOO_SHORT, TOO_INACCURATE = 1, 2, 3
 
 # The counters the kernels add to, by their place in the array, and their names in Simulation.stats
-# (energy_halvings: sub-steps undone and halved by the energy gate, solver/energy_gate.py)
-CORRECTIONS, SOLVES, VELOCITY_SOLVES, SUBSTEPS, HALVINGS, ENERGY_HALVINGS = range(6)
-COUNTER_NAMES = ("corrections", "solves", "velocity_solves", "substeps", "halvings", "energy_halvings")
+# (energy_halvings: sub-steps undone and halved by the energy gate, solver/energy_gate.py; uncombined:
+# Richardson steps that kept their two halves, kernels/richardson.py)
+CORRECTIONS, SOLVES, VELOCITY_SOLVES, SUBSTEPS, HALVINGS, ENERGY_HALVINGS, UNCOMBINED = range(7)
+COUNTER_NAMES = ("corrections", "solves", "velocity_solves", "substeps", "halvings", "energy_halvings",
+                 "uncombined")
 
 # settings.solver and settings.levers as the kernels read them (arrays.SolverSettings)
 SYSTEM, ITERATIVE = 0, 1

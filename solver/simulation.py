@@ -46,12 +46,12 @@ class Simulation:
         from .kernels import correction, error_control as controlled, motion, richardson, rows
 
         self._kernels, self._rows_kernels = correction, rows
-        self._richardson_steps, self._combine = richardson.richardson_steps, richardson.combine
+        self._richardson_steps, self._combine = richardson.richardson_steps, richardson.combine_on_the_joints
         self._controlled_steps, self._estimated_substep = controlled.controlled_steps, controlled.estimated_substep
         self.model = model
         self.h = model.settings.h
         self.stats = {"steps": 0, "substeps": 0, "corrections": 0, "solves": 0, "velocity_solves": 0,
-                      "halvings": 0, "energy_halvings": 0, "lcp_fallbacks": 0, "contact_substeps": 0,
+                      "halvings": 0, "energy_halvings": 0, "uncombined": 0, "lcp_fallbacks": 0, "contact_substeps": 0,
                       "contact_passes": 0, "asleep": 0, "wakes": 0, "rejected": 0, "smallest_substep": self.h,
                       "largest_error_ratio": 0.0}
         self._substep = self.h
@@ -358,7 +358,7 @@ class Simulation:
 
     def _richardson_step(self) -> None:
         """Schmitt §8 for a scene with contacts: its steps of h and h/2 taken here, combined by
-        kernels/richardson.combine as the compiled steps of mechanisms without contacts are."""
+        kernels/richardson.combine_on_the_joints as the compiled steps of mechanisms without contacts are."""
         start = self.state.copy()
         self._advance(self.h)
         coarse = self.instant.state_arrays()
@@ -367,8 +367,11 @@ class Simulation:
         self._advance(0.5 * self.h)
         # combined into the fine steps' arrays; the contacts touching stay those the fine steps left,
         # so the next step tells an impact from a rest as a plain run would
-        self._combine(self.instant.arrays, coarse, self.instant.state_arrays())
-        self.instant.invalidate()  # the arrays were combined in place
+        instant = self.instant
+        self._combine(instant.arrays, instant.settings, coarse, instant.state_arrays(), self._saved, instant.rows,
+                      instant.work, instant.counters)
+        instant.invalidate()  # the arrays were combined in place
+        instant.count_into(self.stats)
 
     # --- queries ---------------------------------------------------------------------------
 

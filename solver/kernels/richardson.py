@@ -1,13 +1,18 @@
 """Schmitt §8's Richardson combination for mechanisms without contacts, in one kernel call: every
 step is taken once at h and twice at h/2 from the same start, and the two results are combined as
 p = -1/3 p(h) + 4/3 p(h/2, h/2), which cancels the method's O(h^2) error term (positions, rotations
-made orthonormal again, velocities and joint coordinates alike). Scenes with contacts take their
-steps in simulation.py and combine them here as well."""
-from ..codes import DONE
+made orthonormal again, velocities and joint coordinates alike), where the combination stays on the
+joints. Scenes with contacts take their steps in simulation.py and combine them here as well."""
+from ..codes import DONE, UNCOMBINED
 from . import rows as joint_rows
-from .correction import advance_steps, copy_state
+from .correction import advance_steps, copy_state, joint_errors, joint_gaps
 from .flight import orthonormalize
-from .jit import borrowing_entry_kernel
+from .jit import borrowing_entry_kernel, borrowing_kernel
+
+# Two results within Dmax (Vmax) of the joints combine to within (1/3 + 4/3) of it: a combination
+# further off is no small correction of the O(h^2) term but a step out of the method's reach (a link
+# turning a radian a step), and the step keeps its two halves
+COMBINED_SLACK = 5.0 / 3.0
 
 
 @borrowing_entry_kernel
@@ -26,11 +31,39 @@ def combine(model, coarse, fine):
         fine.axis_coordinate[a] = (4.0 * fine.axis_coordinate[a] - coarse.axis_coordinate[a]) / 3.0
 
 
+@borrowing_kernel
+def on_the_joints(model, settings, state, rows, work):
+    """Whether every joint's gap and rate in `state` (its rows built) is within COMBINED_SLACK of Dmax
+    and Vmax."""
+    joint_errors(model, state.position, state.rotation, work)
+    worst = joint_gaps(model, work.errors, work.gaps)
+    if worst >= 0 and not work.gaps[worst] <= COMBINED_SLACK * settings.dmax:
+        return False
+    joint_rows.rates(model, rows, state.twist, work.errors)
+    worst = joint_gaps(model, work.errors, work.gaps)
+    return worst < 0 or work.gaps[worst] <= COMBINED_SLACK * settings.vmax
+
+
+@borrowing_entry_kernel
+def combine_on_the_joints(model, settings, coarse, state, saved, rows, work, stats):
+    """state = -1/3 coarse + 4/3 state (combine) where that leaves every joint on_the_joints; else
+    state as it was, counted as UNCOMBINED. `rows` are built at the state's instant on return; `saved`
+    (state arrays of its shapes) is scratch."""
+    copy_state(state, saved)
+    combine(model, coarse, state)
+    joint_rows.build(model, settings.solver, state.position, state.rotation, rows)
+    if not on_the_joints(model, settings, state, rows, work):
+        copy_state(saved, state)
+        joint_rows.build(model, settings.solver, state.position, state.rotation, rows)
+        stats[UNCOMBINED] += 1
+
+
 @borrowing_entry_kernel
 def richardson_steps(model, settings, state, saved, start, coarse, rows, flight, work, h, steps, control, stats,
                      driven):
     """`steps` steps of h, each combined from one step of h and two of h/2 (advance_steps, with its
-    halvings); `start` and `coarse` are state arrays of the state's shapes. `rows` hold the state's
+    halvings), or the two of h/2 where the combination leaves the joints (on_the_joints; counted as
+    UNCOMBINED); `start` and `coarse` are state arrays of the state's shapes. `rows` hold the state's
     instant on entry and on return. Returns what advance_steps returns, the steps counted whole."""
     for step in range(steps):
         copy_state(state, start)
@@ -45,6 +78,5 @@ def richardson_steps(model, settings, state, saved, start, coarse, rows, flight,
                                                                    0.5 * h, 2, h, control, stats, driven)
         if stopped:
             return step, stopped, status, index, size, length
-        combine(model, coarse, state)
-        joint_rows.build(model, settings.solver, state.position, state.rotation, rows)
+        combine_on_the_joints(model, settings, coarse, state, saved, rows, work, stats)
     return steps, 0, DONE, -1, 0.0, 0.0
