@@ -43,10 +43,11 @@ class Simulation:
         if setting_overrides:
             model = Model(model.spec, Settings.read(model.settings.to_dict(), setting_overrides))
         # numba and the compiled kernels load here, not on import
-        from .kernels import correction, error_control as controlled, motion, richardson, rows
+        from .kernels import correction, error_control as controlled, flight, motion, richardson, rows
 
         self._kernels, self._rows_kernels = correction, rows
         self._richardson_steps, self._combine = richardson.richardson_steps, richardson.combine_on_the_joints
+        self._whirl_step = flight.whirl_step
         self._controlled_steps, self._estimated_substep = controlled.controlled_steps, controlled.estimated_substep
         self.model = model
         self.h = model.settings.h
@@ -192,7 +193,8 @@ class Simulation:
 
     def _advance(self, duration: float) -> None:
         """`duration` of a scene with contacts, in sub-steps that halve when the corrections fail and
-        shorten to the next impact of a pair that bounces."""
+        shorten to the next impact of a pair that bounces, no longer than a spinning body on a joint
+        allows (kernels/flight.whirl_step, as the steps of mechanisms without contacts)."""
         end = self.state.time + duration
         remaining = duration
         substeps = 0
@@ -201,7 +203,8 @@ class Simulation:
             substeps += 1
             if substeps > MAX_SUBSTEPS:
                 raise self._stopped_short(TOO_MANY_SUBSTEPS, last_failure)
-            h = min(self._substep, remaining)
+            h = self._whirl_step(self.instant.arrays, self.state.frames.rotation, self.state.twist,
+                                 min(self._substep, remaining), self.h)
             saved = self.state.copy()
             failure = self._try_substep(h)
             lcp = self.model.settings.contact_method == "lcp"

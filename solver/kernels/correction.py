@@ -18,7 +18,7 @@ from . import joints, rows as joint_rows
 from .drives import (apply_explicit_forces, drive_velocities, has_loop_drives, solve_loop_drives,
                      unstable_explicit_spring)
 from .energy_gate import energy_allowance, energy_and_noise, imbalance
-from .flight import MAX_WHIRL_TURN, fly, land, steady_increment, whirl_rate
+from .flight import fly, land, steady_increment, whirl_step
 from .jit import borrowing_entry_kernel, borrowing_kernel
 
 # Schmitt §5 halves the step when a gap grows. Gauss-Seidel sweeps need not shrink the worst gap
@@ -518,11 +518,7 @@ def advance_steps(model, settings, state, saved, rows, flight, work, duration, s
             substeps += 1
             if substeps > MAX_SUBSTEPS:
                 return step, TOO_MANY_SUBSTEPS, status, index, size, failed_length
-            length = min(control[0], remaining)
-            # a spinning body the joints hold: halved until its gyroscopic mode turns at most MAX_WHIRL_TURN
-            whirl = whirl_rate(model, state.rotation, state.twist)
-            while whirl * length > MAX_WHIRL_TURN and length * 2**MAX_HALVINGS > h:
-                length /= 2
+            length = whirl_step(model, state.rotation, state.twist, min(control[0], remaining), h)
             copy_state(state, saved)
             # where only gravity, the joints, impulse springs and efforts act, the sub-step keeps the balance of
             # energy and work (energy_gate.py)

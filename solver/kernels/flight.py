@@ -9,6 +9,7 @@ from math import comb, factorial
 
 import numpy as np
 
+from ..codes import MAX_HALVINGS
 from .jit import borrowing_entry_kernel, borrowing_kernel
 from .motion import is_animated, motion_at
 
@@ -192,6 +193,16 @@ def whirl_rate(model, rotation, twist):
                     inertia[i] * inertia[m])
             fastest = max(fastest, np.sqrt(abs(square)))
     return fastest
+
+
+@borrowing_entry_kernel
+def whirl_step(model, rotation, twist, length, h):
+    """`length` halved until the fastest whirl_rate turns at most MAX_WHIRL_TURN in it, but not below
+    h / 2^MAX_HALVINGS: the sub-step a spinning body the joints hold allows."""
+    whirl = whirl_rate(model, rotation, twist)
+    while whirl * length > MAX_WHIRL_TURN and length * 2**MAX_HALVINGS > h:
+        length /= 2
+    return length
 
 
 @borrowing_kernel

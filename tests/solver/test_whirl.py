@@ -1,6 +1,7 @@
 """A jointed body's gyroscopic mode bounds the step (kernels/flight.whirl_rate): a fast top's nutation
 about its centre is the flight's, and the joint's impulses at the step's ends follow it only to second
 order in its rate times the step."""
+import copy
 from types import SimpleNamespace
 
 import mechanisms
@@ -59,6 +60,20 @@ def test_the_heavy_top_at_the_defaults_precesses_and_tilts_as_its_equations(orde
     assert abs(simulated_rate / rate - 1) < 0.005
     assert abs(simulated_tilt.mean() - tilt.mean()) < 0.1
     assert sim.stats["substeps"] >= 2 * sim.stats["steps"]  # 1.5 rad of whirl a step: halved to 0.75
+
+
+def test_the_heavy_top_above_a_floor_steps_as_without_it():
+    """A floor below the top (a scene with contacts, stepped by simulation.py's sub-steps) changes
+    nothing: the top takes the same steps and ends where it ends without the floor."""
+    plain = mechanisms.heavy_top()
+    above = copy.deepcopy(plain)
+    above["bodies"][0]["shape"] = {"type": "sphere", "radius": 0.1}
+    above["obstacles"] = [{"name": "floor", "type": "plane", "point": [0, 0, -1], "normal": [0, 0, 1]}]
+    runs = [Simulation(Model.from_dict(data)) for data in (plain, above)]
+    for sim in runs:
+        sim.run(0.5)
+    assert runs[1].stats["substeps"] == runs[0].stats["substeps"] == 2 * runs[0].stats["steps"]
+    assert np.allclose(runs[1].orientation("top"), runs[0].orientation("top"), atol=1e-9)
 
 
 def test_a_free_spinning_body_keeps_its_steps():
