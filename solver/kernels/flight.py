@@ -173,10 +173,9 @@ def whirl_rate(model, rotation, twist):
     a body's omega (body frame, principal moments I) has a trace of 0; about a principal axis its
     eigenvalues are 0 and +-lambda with lambda^2 = -sum_k omega_k^2 (I_k - I_i)(I_k - I_j) / (I_i I_j),
     {i, j, k} = {0, 1, 2} (its principal minors' sum), and off the axes that sum's root stays near its
-    largest eigenvalue. A joint's
-    impulses act at the step's ends and the flight between them is free, so the method is second order
-    in this rate times the step, as Verlet is in a spring's (Schmitt §8): steps are kept below
-    MAX_WHIRL_TURN / rate. Bodies nothing holds fly exactly and are left out."""
+    largest eigenvalue. A joint's impulses act at the step's ends and the flight between them is free,
+    so the method is second order in this rate times the step, as Verlet is in a spring's (Schmitt §8):
+    steps are kept below MAX_WHIRL_TURN / rate. Bodies nothing holds fly exactly and are left out."""
     fastest = 0.0
     for j in range(model.joint_body.shape[0]):
         for side in range(2):
