@@ -3,16 +3,21 @@ step is taken once at h and twice at h/2 from the same start, and the two result
 p = -1/3 p(h) + 4/3 p(h/2, h/2), which cancels the method's O(h^2) error term (positions, rotations
 made orthonormal again, velocities and joint coordinates alike), where the combination stays on the
 joints. Scenes with contacts take their steps in simulation.py and combine them here as well."""
+import numpy as np
+
 from ..codes import DONE, UNCOMBINED
 from . import rows as joint_rows
 from .correction import advance_steps, copy_state, joint_errors, joint_gaps
 from .flight import orthonormalize
 from .jit import borrowing_entry_kernel, borrowing_kernel
 
-# Two results within Dmax (Vmax) of the joints combine to within (1/3 + 4/3) of it: a combination
-# further off is no small correction of the O(h^2) term but a step out of the method's reach (a link
-# turning a radian a step), and the step keeps its two halves
+# Two results within Dmax (Vmax) of the joints combine to within (1/3 + 4/3) of it, plus the joints'
+# curvature: results a distance d apart on a lever R combine (2/9) d^2 / R off it. A combination
+# further off than both is no small correction of the O(h^2) term (its links turn more than about
+# 0.02 rad between the two results: (2/9) d / R > CURVATURE_SHARE) but a step out of the method's
+# reach, and the step keeps its two halves
 COMBINED_SLACK = 5.0 / 3.0
+CURVATURE_SHARE = 0.005
 
 
 @borrowing_entry_kernel
@@ -32,16 +37,31 @@ def combine(model, coarse, fine):
 
 
 @borrowing_kernel
-def on_the_joints(model, settings, state, rows, work):
+def largest_difference(coarse, fine, first, last):
+    """The largest distance between a body's twist entries first:last (or centre, first = -1) in the
+    two results."""
+    largest = 0.0
+    for b in range(fine.position.shape[0]):
+        square = 0.0
+        for i in range(3):
+            d = fine.position[b, i] - coarse.position[b, i] if first < 0 else fine.twist[b, first + i] - coarse.twist[
+                b, first + i]
+            square += d * d
+        largest = max(largest, np.sqrt(square))
+    return largest
+
+
+@borrowing_kernel
+def on_the_joints(model, settings, state, rows, work, apart, apart_speed):
     """Whether every joint's gap and rate in `state` (its rows built) is within COMBINED_SLACK of Dmax
-    and Vmax."""
+    and Vmax or CURVATURE_SHARE of how far apart the two results' centres and velocities were."""
     joint_errors(model, state.position, state.rotation, work)
     worst = joint_gaps(model, work.errors, work.gaps)
-    if worst >= 0 and not work.gaps[worst] <= COMBINED_SLACK * settings.dmax:
+    if worst >= 0 and not work.gaps[worst] <= max(COMBINED_SLACK * settings.dmax, CURVATURE_SHARE * apart):
         return False
     joint_rows.rates(model, rows, state.twist, work.errors)
     worst = joint_gaps(model, work.errors, work.gaps)
-    return worst < 0 or work.gaps[worst] <= COMBINED_SLACK * settings.vmax
+    return worst < 0 or work.gaps[worst] <= max(COMBINED_SLACK * settings.vmax, CURVATURE_SHARE * apart_speed)
 
 
 @borrowing_entry_kernel
@@ -49,10 +69,11 @@ def combine_on_the_joints(model, settings, coarse, state, saved, rows, work, sta
     """state = -1/3 coarse + 4/3 state (combine) where that leaves every joint on_the_joints; else
     state as it was, counted as UNCOMBINED. `rows` are built at the state's instant on return; `saved`
     (state arrays of its shapes) is scratch."""
+    apart, apart_speed = largest_difference(coarse, state, -1, 0), largest_difference(coarse, state, 0, 3)
     copy_state(state, saved)
     combine(model, coarse, state)
     joint_rows.build(model, settings.solver, state.position, state.rotation, rows)
-    if not on_the_joints(model, settings, state, rows, work):
+    if not on_the_joints(model, settings, state, rows, work, apart, apart_speed):
         copy_state(saved, state)
         joint_rows.build(model, settings.solver, state.position, state.rotation, rows)
         stats[UNCOMBINED] += 1
