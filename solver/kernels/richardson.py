@@ -37,18 +37,17 @@ def combine(model, coarse, fine):
 
 
 @borrowing_kernel
-def largest_difference(coarse, fine, first, last):
-    """The largest distance between a body's twist entries first:last (or centre, first = -1) in the
-    two results."""
-    largest = 0.0
+def largest_differences(coarse, fine):
+    """How far apart the two results are: the largest distance between a body's centres, and between
+    its velocities."""
+    apart = apart_speed = 0.0
     for b in range(fine.position.shape[0]):
-        square = 0.0
+        distance = speed = 0.0
         for i in range(3):
-            d = fine.position[b, i] - coarse.position[b, i] if first < 0 else fine.twist[b, first + i] - coarse.twist[
-                b, first + i]
-            square += d * d
-        largest = max(largest, np.sqrt(square))
-    return largest
+            distance += (fine.position[b, i] - coarse.position[b, i]) ** 2
+            speed += (fine.twist[b, i] - coarse.twist[b, i]) ** 2
+        apart, apart_speed = max(apart, np.sqrt(distance)), max(apart_speed, np.sqrt(speed))
+    return apart, apart_speed
 
 
 @borrowing_kernel
@@ -69,7 +68,7 @@ def combine_on_the_joints(model, settings, coarse, state, saved, rows, work, sta
     """state = -1/3 coarse + 4/3 state (combine) where that leaves every joint on_the_joints; else
     state as it was, counted as UNCOMBINED. `rows` are built at the state's instant on return; `saved`
     (state arrays of its shapes) is scratch."""
-    apart, apart_speed = largest_difference(coarse, state, -1, 0), largest_difference(coarse, state, 0, 3)
+    apart, apart_speed = largest_differences(coarse, state)
     copy_state(state, saved)
     combine(model, coarse, state)
     joint_rows.build(model, settings.solver, state.position, state.rotation, rows)
