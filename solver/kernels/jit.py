@@ -37,6 +37,7 @@ from numba.core import caching, event, types as numba_types  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
 
 from .inner_code import ENTRY_PIPELINE, PIPELINE as INNER_PIPELINE  # noqa: E402  (numba imported as configured above)
+from .records import make_record  # noqa: E402
 
 
 class CompileClock(event.Listener):
@@ -121,6 +122,8 @@ class InnerDispatcher(CPUDispatcher):
 # The arrays a simulation builds once and never rebuilds (the model's, its shapes', the settings, the
 # joints' rows, the work arrays): a call from Python types each of them once, by identity.
 LASTING = frozenset((ModelArrays, ShapeTable, SolverSettings, RowArrays, WorkArrays))
+# Of those, the ones kernels take as records (records.py), made once per tuple: Python keeps the tuple
+RECORDED = frozenset((ModelArrays, RowArrays, WorkArrays))
 SCALARS = frozenset((float, bool, np.float64, np.int64, np.bool_, type(None)))  # None: a kernel's `driven`
 FAST_CALLS = 8  # argument typings an entry kernel keeps, the oldest dropped first; each holds its lasting arrays
 _ARRAY_FLAGS = 0x1 | 0x2 | 0x100 | 0x400  # C and F contiguous, aligned, writeable: what numba's array type says
@@ -131,7 +134,8 @@ class EntryDispatcher(CPUDispatcher):
     """A kernel Python calls. numba types every argument of every call, array by array, which for the
     model's and the rows' arrays takes longer than a small scene's kernel runs (docs/contact_step.md).
     A call with LASTING arrays types them once: later calls with the same objects and arguments of
-    the same kinds go straight to the compiled entry numba chose for them.
+    the same kinds go straight to the compiled entry numba chose for them. The model's, the rows' and
+    the work arrays' tuples reach the kernel as records of the same arrays (records.py).
     Kernels that call it call its kernel twin instead (the same function compiled as an inner kernel):
     its machine code is compiled only for what Python calls (inner_code.py)."""
 
@@ -148,12 +152,13 @@ class EntryDispatcher(CPUDispatcher):
         key = _call_key(args)
         fast = self.__dict__.setdefault("_fast_calls", {})
         found = fast.get(key) if key is not None else None
+        handed = tuple(_record(arg) if type(arg) in RECORDED else arg for arg in args)
         if found is not None:
-            return found[0](*args)
-        result = super().__call__(*args)  # types, compiles if need be, runs
+            return found[0](*handed)
+        result = super().__call__(*handed)  # types, compiles if need be, runs
         if key is not None:
             with _KEEPING:
-                overload = self._chosen_overload(args)
+                overload = self._chosen_overload(handed)
                 if overload is not None:
                     if len(fast) >= FAST_CALLS:
                         del fast[next(iter(fast))]
@@ -211,6 +216,24 @@ def _call_key(args) -> tuple | None:
 
 _KEEPING = threading.Lock()  # what calls keep, changed by one thread at a time
 _lasting_types: dict[int, tuple] = {}  # id: (a lasting tuple, its numba type), the oldest dropped first
+
+
+_records: dict[int, tuple] = {}  # id: (a RECORDED tuple, its record), the oldest dropped first
+_make_record = numba.njit(cache=CACHE_FOLDER is not None)(make_record)
+
+
+def _record(group):
+    """The record a kernel takes for the RECORDED tuple `group`; a tuple within it (the work arrays'
+    rows at thirds) is a record too. Made once per tuple: a record holds its arrays, and the tuple is
+    held beside it, so its identity is not reused."""
+    found = _records.get(id(group))
+    if found is None or found[0] is not group:
+        made = _make_record(type(group)(*(_record(item) if type(item) in RECORDED else item for item in group)))
+        with _KEEPING:
+            if len(_records) >= 8 * len(RECORDED):
+                del _records[next(iter(_records))]
+            found = _records[id(group)] = (group, made)
+    return found[1]
 
 
 def _typeof_argument(dispatcher, arg):
