@@ -25,7 +25,7 @@ signatures: dict[str, int] = {}
 class Listener(event.Listener):
     def on_start(self, ev):
         function = ev.data["dispatcher"].py_func
-        open_compiles.append([f"{function.__module__.split('.')[-1]}.{function.__qualname__}", time.process_time(), 0.0])
+        open_compiles.append([f"{(function.__module__ or 'generated').split('.')[-1]}.{function.__qualname__}", time.process_time(), 0.0])
 
     def on_end(self, ev):
         name, started, nested = open_compiles.pop()
