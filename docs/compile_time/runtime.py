@@ -9,7 +9,8 @@ import ctvariant; ctvariant.install(jit.COMPILE_CLOCK)
 out = {"variant": ctvariant.VARIANT}
 t0 = time.perf_counter()
 for name, build, seconds in [("eight_loop", mechanisms.eight_loop, 200.0), ("a02_n10", lambda: mechanisms.n_four_bar(10), 100.0),
-                             ("four_balls", mechanisms.four_balls, 3.0), ("four_balls_lcp", lambda: mechanisms.four_balls("lcp"), 3.0)]:
+                             ("four_balls", mechanisms.four_balls, 3.0), ("four_balls_lcp", lambda: mechanisms.four_balls("lcp"), 3.0),
+                             ("seven_link_arm", lambda: mechanisms.seven_link_arm(10.0), 10.0)]:
     sim = Simulation(Model.from_dict(build()))
     sim.step()
     best = 1e9
@@ -17,5 +18,6 @@ for name, build, seconds in [("eight_loop", mechanisms.eight_loop, 200.0), ("a02
         sim = Simulation(Model.from_dict(build()))
         t = time.perf_counter(); sim.run(seconds) if hasattr(sim, "run") else None; best = min(best, time.perf_counter() - t)
     out[name] = best
+    out[name + "_end"] = sim.state.frames.position[-1].tolist()  # the last body's end: results compared between versions
 out["compile"] = jit.COMPILE_CLOCK.seconds; out["total_wall"] = time.perf_counter() - t0
 print(json.dumps(out))
