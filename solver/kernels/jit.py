@@ -102,6 +102,30 @@ class SolverCacheLocator(caching._CacheLocator):
 numba.config.CACHE_LOCATOR_CLASSES = f"{__name__}.SolverCacheLocator,UserProvidedCacheLocator"
 
 
+def _plain_slice_errors() -> bool:
+    """Have an array assigned to a slice of another shape raise numba's plain ValueError ("cannot
+    assign slice from input of different size") instead of one naming both shapes. The named shapes
+    are formatted by compiled string code in the error path of every such assignment, which cost a
+    sixth of a contact scene's cold compile (docs/compile_time.md). The message is the only change,
+    for every numba kernel in the process. False where this numba has no such overload to swap."""
+    from numba.core.typing import templates
+    from numba.np import arrayobj
+
+    raising = getattr(arrayobj, "raise_with_shape_context", None)
+    plain = getattr(arrayobj, "ol_raise_with_shape_context_generic", None)
+    swapped = False
+    for function, function_type in templates.builtin_registry.globals:
+        if raising is not None and plain is not None and function is raising:
+            for template in function_type.templates:
+                if template.metadata.get("target") == "CPU":
+                    template._overload_func = staticmethod(plain)
+                    swapped = True
+    return swapped
+
+
+PLAIN_SLICE_ERRORS = _plain_slice_errors()
+
+
 class InnerDispatcher(CPUDispatcher):
     """A kernel only other kernels call: numba builds no Python entry for it (no_cpython_wrapper), which
     saves a good part of the compile. Called from Python, it raises instead of jumping to no code.
