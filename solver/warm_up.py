@@ -102,6 +102,16 @@ def every_shape(contact_method: str, hinged: bool, driven: bool = True) -> dict:
             "obstacles": [plane, mesh]}
 
 
+def round_shapes() -> dict:
+    """A sphere and a capsule dropped onto a plane: a scene without boxes and hulls compiles a narrow
+    phase of its own (contact/layout.ContactLayout.polyhedra)."""
+    bodies = [_body("sphere", (0.0, 0.0, 0.12), shape={"type": "sphere", "radius": 0.1}),
+              _body("capsule", (0.5, 0.0, 0.12), shape={"type": "capsule", "radius": 0.1, "length": 0.2})]
+    plane = {"name": "floor", "type": "plane", "point": [0, 0, 0], "normal": [0, 0, 1]}
+    return {"format": FORMAT, "gravity": [0, 0, -9.81], "settings": {"h": 0.01, "dmax": 1e-6}, "bodies": bodies,
+            "joints": [], "obstacles": [plane]}
+
+
 # What is compiled, in the order the stages are handed out (what an artist reads, the mechanism): the
 # two longest, which share least, first, so that two processes side by side compile them at once
 STAGES: tuple[tuple[str, Callable[[], dict]], ...] = (
@@ -117,6 +127,7 @@ STAGES: tuple[tuple[str, Callable[[], dict]], ...] = (
     ("contacts with the LCP", lambda: every_shape("lcp", hinged=False)),
     ("error control", lambda: every_joint(error_tolerance=1e-3)),
     ("error control without drives", lambda: every_joint(driven=False, error_tolerance=1e-3)),
+    ("round shapes alone", round_shapes),
 )
 
 

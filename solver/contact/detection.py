@@ -117,12 +117,13 @@ def find_contacts(model, now: Frames, ahead: Frames, active: ActiveSlots | None 
 
     if ahead is now:
         contacts = _keyed(layout, narrow_phase.contact_points(
-            layout.shapes, now.position, now.rotation, pair_kind, pair_a, pair_b, pair_margin, layout.plane_point,
-            layout.plane_normal))
+            layout.shapes, layout.polyhedra, now.position, now.rotation, pair_kind, pair_a, pair_b, pair_margin,
+            layout.plane_point, layout.plane_normal))
         return joined(contacts.subset(contacts.separation(now) < MARGIN), *on_meshes)
     return joined(_keyed(layout, narrow_phase.contacts_over_step(
-        layout.shapes, now.position, now.rotation, ahead.position, ahead.rotation, pair_kind, pair_a, pair_b,
-        pair_margin, layout.plane_point, layout.plane_normal, MARGIN, model.settings.dmax)), *on_meshes)
+        layout.shapes, layout.polyhedra, now.position, now.rotation, ahead.position, ahead.rotation, pair_kind,
+        pair_a, pair_b, pair_margin, layout.plane_point, layout.plane_normal, MARGIN, model.settings.dmax)),
+        *on_meshes)
 
 
 def _keyed(layout, points: tuple) -> Contacts:
