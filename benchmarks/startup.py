@@ -49,7 +49,7 @@ mujoco.mj_step(model, data)
 print(json.dumps({"import": imported - start, "first_step": time.perf_counter() - start}), flush=True)
 """
 SCENES = {"jointed (eight_loop)": "eight_loop()", "impulse contact (four_balls)": "four_balls()",
-          "LCP contact (four_balls)": "four_balls('lcp')"}
+          "LCP contact (four_balls)": "four_balls('lcp')", "impulse contact, boxes (box_tower)": "box_tower()"}
 INSTALL_AND_BAKE = """
 import sys, time
 import bpy

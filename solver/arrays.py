@@ -189,6 +189,12 @@ def drives_flag(model_arrays) -> bool | None:
     return True if len(model_arrays.drive_kind) or model_arrays.body_motion_start[-1] > 0 else None
 
 
+def joints_flag(model_arrays) -> bool | None:
+    """What the contact step's kernels take as `jointed`: True when the model has joints, else None,
+    so that a stack or a pile compiles none of the joints' code (as drives_flag does for drives)."""
+    return True if len(model_arrays.joint_kind) else None
+
+
 def solver_settings(settings, energy_gate: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> SolverSettings:
     """energy_gate: (energy_rate, energy_scale, energy_floor), energy_gate.gate_settings."""
     return SolverSettings(float(settings.dmax), float(settings.vmax), int(settings.taylor_order),

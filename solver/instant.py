@@ -4,7 +4,7 @@ it, the work arrays and the counters the kernels add to. Whoever changes the sta
 (`invalidate`); the rows and the flight are then built again when next asked for."""
 import numpy as np
 
-from .arrays import (ContactRowArrays, StateArrays, drives_flag, flight_arrays, joint_islands, row_arrays,
+from .arrays import (ContactRowArrays, StateArrays, drives_flag, flight_arrays, joint_islands, joints_flag, row_arrays,
                      solver_settings, work_arrays)
 from .codes import COUNTER_NAMES
 from .energy_gate import gate_settings
@@ -20,6 +20,7 @@ class Instant:
         self._fly_kernel, self._rows_kernels, self._contact_rows = flight.fly, rows, contact_rows
         self.arrays = arrays
         self.driven = drives_flag(arrays)  # the kernels' `driven`: None when the model has no drives or motion
+        self.jointed = joints_flag(arrays)  # the contact step's kernels' `jointed`: None when it has no joints
         self.settings = solver_settings(model.settings, gate_settings(model))
         self.state = state
         self.rows = row_arrays(model)  # the joints' rows at the state's instant, when rows_valid
@@ -41,8 +42,11 @@ class Instant:
 
     def ensure_rows(self) -> None:
         if not self.rows_valid:
-            self._rows_kernels.build(self.arrays, self.settings.solver, self.state.frames.position,
-                                     self.state.frames.rotation, self.rows)
+            frames = self.state.frames
+            if self.jointed is None:
+                self._rows_kernels.world_inverse_inertia(self.arrays, frames.rotation, self.rows)
+            else:
+                self._rows_kernels.build(self.arrays, self.settings.solver, frames.position, frames.rotation, self.rows)
             self.rows_valid = True
 
     def fly(self, h: float) -> None:
@@ -79,5 +83,5 @@ class Instant:
         body_a, body_b = np.asarray(body_a, dtype=np.int64), np.asarray(body_b, dtype=np.int64)
         held, inverse = (hold.hold, hold.inverse) if hold is not None else (self._nothing_held, np.zeros((0, 0)))
         return ContactRowArrays(np.column_stack((body_a, body_b)), *self._contact_rows.jacobian_and_response(
-            self.arrays, self.rows, self.state.frames.position, *self._islands, body_a, body_b, point, directions,
-            held, inverse))
+            self.arrays, self.rows, self.jointed, self.state.frames.position, *self._islands, body_a, body_b, point,
+            directions, held, inverse))

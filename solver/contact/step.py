@@ -142,7 +142,7 @@ class ContactStep:
                 return failure
         instant.fly(h)
         finite = k.advance(instant.arrays, instant.settings, arrays, instant.rows, instant.flight, instant.work, h,
-                           instant.driven)
+                           instant.driven, instant.jointed)
         state.time = float(arrays.time[0])
         instant.flight_valid = False
         if not finite:
@@ -160,7 +160,7 @@ class ContactStep:
         touching = self._impacts(h)
         if self.model.settings.velocity_correction:
             k.correct_velocities(instant.arrays, instant.settings, arrays, instant.rows, instant.work, h,
-                                 instant.counters, instant.driven)
+                                 instant.counters, instant.driven, instant.jointed)
             if len(touching):
                 velocity_impulses = self._velocity_contacts(touching, pushed_out, carried, h).impulses()
         if not k.is_finite(arrays):
@@ -180,7 +180,8 @@ class ContactStep:
         instant = self.instant
         arrays = instant.state_arrays()
         status, index, size = self._kernels.substep(instant.arrays, instant.settings, arrays, instant.rows,
-                                                    instant.flight, instant.work, h, instant.counters, instant.driven)
+                                                    instant.flight, instant.work, h, instant.counters, instant.driven,
+                                                    instant.jointed)
         instant.state.time = float(arrays.time[0])
         if status == NON_FINITE:
             return non_finite(instant.state)
@@ -275,7 +276,7 @@ class ContactStep:
         a, s, work = instant.arrays, instant.settings, instant.work
         if contact_rows is None:
             converged, joint, gap = k.correct_positions(a, s, arrays, instant.rows, instant.flight, work, h,
-                                                        instant.counters, instant.driven)
+                                                        instant.counters, instant.driven, instant.jointed)
             instant.flight_valid = bool(converged)
             return converged, joint, gap, None
         contact_rows.warm_start(self._warm_position, instant.state.twist.reshape(-1), h / self._warm_h)
@@ -283,6 +284,7 @@ class ContactStep:
             converged, contact_rows.settled, joint, gap, contact_rows.passes, flight_valid, self._settle_wait = (
                 self._contact_loop.correct_positions(a, s, arrays, instant.rows, instant.flight, work, h,
                                                      instant.counters, self._loop_drives, instant.driven,
+                                                     instant.jointed,
                                                      *contact_rows.loop_arrays(h), self._tightness(contact_rows),
                                                      contact_rows.passes, self._settle_wait))
             instant.flight_valid = bool(flight_valid)

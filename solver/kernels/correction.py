@@ -291,12 +291,18 @@ def levers_at_thirds(settings):
 
 
 @borrowing_entry_kernel
-def correct_positions(model, settings, state, rows, flight, work, h, stats, driven):
+def correct_positions(model, settings, state, rows, flight, work, h, stats, driven, jointed):
     """P-steps 1 and 2 with the loop drives, until every joint's look-ahead gap is below Dmax.
     Returns (converged, worst joint, its gap); not converged asks the caller to halve h (Schmitt §5:
     a gap that grows, or no convergence within max_corrections sweeps). On success `flight` holds
     the look-ahead that P-step 3 lands on. Drive impulses accumulate in work.accumulated, which the
-    sub-step clears."""
+    sub-step clears. jointed: None for a model without joints (arrays.joints_flag), whose joint code
+    numba then prunes."""
+    if jointed is None:
+        work.levers_ready[0] = False
+        fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight,
+            driven)
+        return True, -1, 0.0
     loop_drives = driven is not None and has_loop_drives(model)
     if model.row_joint.shape[0] == 0 and not loop_drives:
         work.levers_ready[0] = False
@@ -342,13 +348,15 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, driv
 
 
 @borrowing_entry_kernel
-def correct_velocities(model, settings, state, rows, work, h, stats, driven):
+def correct_velocities(model, settings, state, rows, work, h, stats, driven, jointed):
     """Schmitt P-step 4: complementary impulses until no joint's rate exceeds Vmax. Limits that are
     reached take part as one-sided rows, motors with what is left of their budget for the step (the
     drive impulses the position correction spent, work.accumulated). The rates are those of `rows`
     (the step's end); after a joint correction at thirds (work.levers_ready) the joints' impulses
     act along work.lever_rows, which prepare_velocity_levers built (the system solver's only:
-    levers_at_thirds)."""
+    levers_at_thirds). A model without joints (jointed None) has nothing to correct: drives act on joints."""
+    if jointed is None:
+        return
     velocity_accumulated = work.velocity_accumulated
     for k in range(model.drive_kind.shape[0]):
         motor = model.drive_kind[k] == MOTOR_POSITION or model.drive_kind[k] == MOTOR_VELOCITY
@@ -429,40 +437,47 @@ def is_finite(state):
 
 
 @borrowing_entry_kernel
-def advance(model, settings, state, rows, flight, work, h, driven):
+def advance(model, settings, state, rows, flight, work, h, driven, jointed):
     """P-step 3 and what follows it up to the velocity correction: the velocity correction's levers
     (prepare_velocity_levers), land on the flight, move the joint coordinates and the clock on, rows
     at the new instant, the second half of the explicit forces. Returns False when the state became
     non-finite."""
-    prepare_velocity_levers(model, settings, state, flight, work)
+    if jointed is not None:
+        prepare_velocity_levers(model, settings, state, flight, work)
     land(flight, state.position, state.rotation, state.twist)
-    axis_coordinates(model, state.position, state.rotation, state.axis_coordinate, state.axis_coordinate, work)
+    if jointed is not None:
+        axis_coordinates(model, state.position, state.rotation, state.axis_coordinate, state.axis_coordinate, work)
     state.time[0] += h
     if not is_finite(state):
         return False
-    joint_rows.build(model, settings.solver, state.position, state.rotation, rows)
+    if jointed is not None:
+        joint_rows.build(model, settings.solver, state.position, state.rotation, rows)
+    else:
+        joint_rows.world_inverse_inertia(model, state.rotation, rows)
     if driven is not None:
         apply_explicit_forces(model, rows, state.twist, state.axis_coordinate, state.time[0], 0.5 * h)
     return True
 
 
 @borrowing_entry_kernel
-def substep(model, settings, state, rows, flight, work, h, stats, driven):
+def substep(model, settings, state, rows, flight, work, h, stats, driven, jointed):
     """One sub-step without contacts, as its stages after the first half of the explicit forces (the
     caller's): P-steps 1-2 (joints and loop drives), P-step 3, the other half of the forces, P-step 4.
-    Returns (status, index, size) as DONE ... STIFF_SPRING say."""
+    Returns (status, index, size) as DONE ... STIFF_SPRING say. jointed: None for a model without
+    joints (the contact step's; the mechanism's steps compile it for any model)."""
     if driven is not None:
         spring, load = unstable_explicit_spring(model, rows, state.time[0], h)
         if spring >= 0:
             return STIFF_SPRING, spring, load
     work.accumulated[:] = 0.0
-    converged, worst_joint, worst_gap = correct_positions(model, settings, state, rows, flight, work, h, stats, driven)
+    converged, worst_joint, worst_gap = correct_positions(model, settings, state, rows, flight, work, h, stats, driven,
+                                                          jointed)
     if not converged:
         return GAP, worst_joint, worst_gap
-    if not advance(model, settings, state, rows, flight, work, h, driven):
+    if not advance(model, settings, state, rows, flight, work, h, driven, jointed):
         return NON_FINITE, worst_joint, np.inf
     if settings.velocity_correction:
-        correct_velocities(model, settings, state, rows, work, h, stats, driven)
+        correct_velocities(model, settings, state, rows, work, h, stats, driven, jointed)
     if not is_finite(state):
         return NON_FINITE, worst_joint, np.inf
     return DONE, worst_joint, worst_gap
@@ -527,7 +542,7 @@ def advance_steps(model, settings, state, saved, rows, flight, work, duration, s
                                        else (0.0, 0.0, 0.0))
             if driven is not None:
                 apply_explicit_forces(model, rows, state.twist, state.axis_coordinate, state.time[0], 0.5 * length)
-            outcome, culprit, amount = substep(model, settings, state, rows, flight, work, length, stats, driven)
+            outcome, culprit, amount = substep(model, settings, state, rows, flight, work, length, stats, driven, True)
             if outcome == DONE and gated:
                 change = imbalance(model, settings, saved, state, rows, energy, driven)
                 # a halving that does not shrink the imbalance (the step's own falls as L^3) shows it is not the

@@ -67,17 +67,23 @@ def dot6(a, b):
 
 
 @borrowing_entry_kernel
-def build(model, solver, position, rotation, rows):
-    """Every row at the instant (position, rotation); K factorised for the system solver, each
-    joint's own block inverted for the iterative one. Returns the count of non-positive pivots."""
-    n = position.shape[0]
-    for b in range(n):  # the inverse inertia in the world: R diag(1/I) R^T
+def world_inverse_inertia(model, rotation, rows):
+    """rows.inv_inertia_world at the instant: R diag(1/I) R^T of every body (all a model without
+    joints needs of its rows)."""
+    for b in range(rotation.shape[0]):
         for i in range(3):
             for j in range(3):
                 total = 0.0
                 for k in range(3):
                     total += rotation[b, i, k] * model.body_inv_inertia[b, k] * rotation[b, j, k]
                 rows.inv_inertia_world[b, i, j] = total
+
+
+@borrowing_entry_kernel
+def build(model, solver, position, rotation, rows):
+    """Every row at the instant (position, rotation); K factorised for the system solver, each
+    joint's own block inverted for the iterative one. Returns the count of non-positive pivots."""
+    world_inverse_inertia(model, rotation, rows)
     linear, angular, levers = rows.row_linear, rows.row_angular, rows.joint_lever
     joints.all_rows(model, position, rotation, linear, angular, levers)
     for r in range(model.row_joint.shape[0]):

@@ -15,6 +15,7 @@ import numpy as np
 from ...codes import SETTLE_RETRY_WORK
 from .passes import STALL_PASSES, position_pass, row_rates, stalled
 from ..correction import correct_joints_and_drives, hand_over, solves_whole, watched_look
+from ..flight import fly
 from .held_contacts import settle
 from ..jit import entry_kernel, kernel
 from .narrow_phase import separation_of
@@ -46,8 +47,8 @@ def material_point(position, rotation, body, local, c, side, i):
 
 
 @entry_kernel
-def correct_positions(model, settings, state, rows, flight, work, h, stats, loop_drives, driven, body, probe_b, radius,
-                      surface_a, normal_a, local, directions, targets, contact_rows, block, accumulated,
+def correct_positions(model, settings, state, rows, flight, work, h, stats, loop_drives, driven, jointed, body, probe_b,
+                      radius, surface_a, normal_a, local, directions, targets, contact_rows, block, accumulated,
                       friction, tightness, passes, settle_wait):
     """The loop of sweeps: look ahead, correct the joints (and the loop drives), one projected
     Gauss-Seidel pass over the contacts; it ends when no joint is off by Dmax, the drives have
@@ -61,7 +62,8 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     (`settle_wait` passes in, the rest out), so that failing tries cost at most a fraction of the passes
     (codes.SETTLE_RETRY_WORK).
     The joints' impulses take their levers at the step's start here, whatever settings.levers says
-    (and so the velocity correction's at its end: work.levers_ready)."""
+    (and so the velocity correction's at its end: work.levers_ready). jointed: None for a model
+    without joints (arrays.joints_flag): a sweep is then the look-ahead's flight and a pass."""
     work.levers_ready[0] = False
     m = body.shape[0]
     gap_h, slip_h = np.empty(m), np.empty((m, 2))
@@ -78,18 +80,24 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     recent = np.full(STALL_PASSES, np.inf)  # the last STALL_PASSES passes' changes, by pass number
     checkpoint = np.inf  # the worst joint gap correction.RATE_WINDOW sweeps ago
     for sweep in range(settings.max_corrections):
-        joint, gap, first_worst, going = watched_look(model, settings, state, rows, flight, work, h, first_worst,
-                                                      driven)
-        if not going and whole:
-            return False, False, joint, gap, passes, False, max(next_settle - passes, 1)
-        whole, first_worst, checkpoint = hand_over(settings, sweep, going, whole, gap, first_worst, checkpoint)
+        if jointed is not None:
+            joint, gap, first_worst, going = watched_look(model, settings, state, rows, flight, work, h, first_worst,
+                                                          driven)
+            if not going and whole:
+                return False, False, joint, gap, passes, False, max(next_settle - passes, 1)
+            whole, first_worst, checkpoint = hand_over(settings, sweep, going, whole, gap, first_worst, checkpoint)
+        else:
+            fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight,
+                driven)
         gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions, flight.position,
                        flight.rotation, gap_h, slip_h)
         for c in range(m):
             gap_h[c] -= targets[c]
             row_rates(contact_rows, c, twist, rates_at_look[c])
-        corrected, drive_change = correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats,
-                                                            loop_drives, whole, driven)
+        corrected, drive_change = 0, 0.0
+        if jointed is not None:
+            corrected, drive_change = correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats,
+                                                                loop_drives, whole, driven)
         joints_settled = corrected == 0 and drive_change < settings.dmax
         passes += 1
         # each contact to its own tightness: a resting body's far below Dmax, so that it does not creep

@@ -11,14 +11,15 @@ from ..vector import body_point, cross, dot, rotate, unrotate
 
 
 @entry_kernel
-def jacobian_and_response(model, rows, position, body_island, island_start, island_body, island_jointed, body_a,
-                          body_b, point, directions, hold, held_inverse):
+def jacobian_and_response(model, rows, jointed, position, body_island, island_start, island_body, island_jointed,
+                          body_a, body_b, point, directions, hold, held_inverse):
     """For m contacts of bodies a and b (m,) at world points (m, 3) with (m, d, 3) unit directions: the
     arrays of ContactRowArrays after `body`. A row's rate is A.(v_b + w_b x r_b - v_a - w_a x r_a); an
     impulse lambda of row k of contact c changes the twist of each body its response lists by lambda
     times that entry's row k, through the joints and with the motor axes `hold` (q,) marks held
     (kernels/contact/held_motors.py, `held_inverse` their C_HH^-1). Only the islands of a and b
-    (arrays.joint_islands) answer, so each contact's response lists those bodies alone."""
+    (arrays.joint_islands) answer, so each contact's response lists those bodies alone. jointed: None
+    for a model without joints (arrays.joints_flag), whose responses are the bodies' own."""
     m, d = directions.shape[0], directions.shape[1]
     n, q = position.shape[0], hold.shape[0]
     holding = False
@@ -64,17 +65,20 @@ def jacobian_and_response(model, rows, position, body_island, island_start, isla
                 for i in range(6):
                     jacobian[c, k, side, i] = block[i]
                 response_of(model, rows.inv_inertia_world, body, block, plain[c, k, side])
-    solution = _joints_answers(model, rows, body_a, body_b, plain, joined)
+    if jointed is not None:
+        solution = _joints_answers(model, rows, body_a, body_b, plain, joined)
+    else:
+        solution = np.empty((0, 0))
     through = np.zeros((n, 6))
     column = 0
     for c in range(m):
         for k in range(d):
-            if joined[c]:  # every body: the joints answer, and the held motors read, beyond a and b
+            if jointed is not None and joined[c]:  # every body: the joints answer, and the held motors read
                 through[:, :] = 0.0
             for i in range(6):
                 through[body_a[c], i] = plain[c, k, 0, i]
                 through[body_b[c], i] = plain[c, k, 1, i]
-            if joined[c]:
+            if jointed is not None and joined[c]:
                 take_joints_answer(model, rows, solution, column, through)
                 column += 1
                 if holding:
