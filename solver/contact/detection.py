@@ -19,10 +19,14 @@ import numpy as np
 from ..codes import PAIR_KIND_NAMES, PLANE
 from ..frames import Frames
 from .mesh_contacts import against_meshes
+from .shape_table import BOX, CAPSULE, HULL, POINT
 
 # Points nearer than this (or about to be, within the step) are contacts; those that stay apart
 # exert nothing, so the margin only costs a little work.
 MARGIN = 1e-3
+
+# what the narrow phase takes as (boxes, hulls, rounds) when it compiles the manifolds of every kind
+EVERY_SHAPE = (True, True, True)
 
 # what the broad phase looks at, when not every slot of the layout (sleeping.py): the slot pairs (p, 2),
 # the slots (S,) and bodies (n,) tested against planes and meshes
@@ -100,10 +104,22 @@ FIELDS = ("body_a", "body_b", "probe_b", "radius", "surface_a", "normal_a", "fri
           "radius_a")
 
 
-def find_contacts(model, now: Frames, ahead: Frames, active: ActiveSlots | None = None) -> Contacts:
+def compiled_shapes(layout, every: bool) -> tuple:
+    """What the narrow phase takes as (boxes, hulls, rounds): True for a kind of shape the layout has,
+    None for one it has none of, whose manifolds numba then prunes before typing (a stack of boxes
+    compiles no capsule's and no hull's code). Every kind when `every`: once the kernel cache is complete
+    (kernels/jit.cache_complete) the detection of every kind is there to load, and it runs as fast."""
+    if every:
+        return EVERY_SHAPE
+    kinds = set(layout.shapes.kind.tolist())
+    return tuple(True if kinds & set(group) else None for group in ((BOX,), (HULL,), (CAPSULE, POINT)))
+
+
+def find_contacts(model, now: Frames, ahead: Frames, active: ActiveSlots | None = None,
+                  shapes: tuple = EVERY_SHAPE) -> Contacts:
     """Every contact point within MARGIN now or at the look-ahead: the manifolds of bodies and
     planes, the probes of bodies against meshes (contact/mesh_contacts.py); of the slots `active` names
-    (all of the layout's when None)."""
+    (all of the layout's when None). shapes: compiled_shapes' flags."""
     layout = model.contacts
     if not len(layout.shapes.kind):
         return _empty()
@@ -117,13 +133,12 @@ def find_contacts(model, now: Frames, ahead: Frames, active: ActiveSlots | None 
 
     if ahead is now:
         contacts = _keyed(layout, narrow_phase.contact_points(
-            layout.shapes, layout.polyhedra, now.position, now.rotation, pair_kind, pair_a, pair_b, pair_margin,
+            layout.shapes, *shapes, now.position, now.rotation, pair_kind, pair_a, pair_b, pair_margin,
             layout.plane_point, layout.plane_normal))
         return joined(contacts.subset(contacts.separation(now) < MARGIN), *on_meshes)
     return joined(_keyed(layout, narrow_phase.contacts_over_step(
-        layout.shapes, layout.polyhedra, now.position, now.rotation, ahead.position, ahead.rotation, pair_kind,
-        pair_a, pair_b, pair_margin, layout.plane_point, layout.plane_normal, MARGIN, model.settings.dmax)),
-        *on_meshes)
+        layout.shapes, *shapes, now.position, now.rotation, ahead.position, ahead.rotation, pair_kind, pair_a,
+        pair_b, pair_margin, layout.plane_point, layout.plane_normal, MARGIN, model.settings.dmax)), *on_meshes)
 
 
 def _keyed(layout, points: tuple) -> Contacts:

@@ -16,9 +16,6 @@ class ContactLayout:
         self.shapes = shape_table([(i, body["shape"], model.body_principal_axes[i])
                                    for i, body in enumerate(bodies, start=1) if "shape" in body])
         self.slot_reach = slot_reach(self.shapes)  # (S,) m about the slot's body's centre of mass
-        # what the narrow phase takes as `polyhedra`: None without boxes and hulls, so that a scene of
-        # round shapes compiles none of their code (kernels/contact/narrow_phase.contact_points)
-        self.polyhedra = True if np.isin(self.shapes.kind, (BOX, HULL)).any() else None
         slot_body = self.shapes.body
         self.slot_moves = model.body_dynamic[slot_body]  # (S,) the slots obstacles are tested against
         self.planes = [o for o in spec["obstacles"] if o["type"] == "plane"]

@@ -25,7 +25,7 @@ from ..frames import Frames
 from ..instant import Instant
 from ..integrator import fly
 from ..sleeping import Sleep
-from .detection import Contacts, find_contacts
+from .detection import Contacts, compiled_shapes, find_contacts
 from .impulse import (FIRST_PASSES, SEPARATION_SPEED, TOUCHING, ContactRows, gap_targets, normal_rates, overlapping,
                       resolve_impacts, resting_speed)
 from .stewart_trinkle import apply_lcp_impulses, impulses_by_key
@@ -46,7 +46,7 @@ UNCOVERED_DEPTH = 0.1  # a point this deep (times Dmax) at the look-ahead is hel
 class ContactStep:
     def __init__(self, model, instant: Instant, sleep: Sleep, stats: dict):
         """stats: the Simulation's, which the contact step's counts go into."""
-        from ..kernels import correction, drives as drive_kernels  # the kernels load with the first simulation
+        from ..kernels import correction, drives as drive_kernels, jit  # the kernels load with the first simulation
         from ..kernels.contact import contact_loop, held_motors
 
         self._kernels, self._drive_kernels = correction, drive_kernels
@@ -72,12 +72,13 @@ class ContactStep:
         # (m,) bodies a and b of the contacts touching at the end of the last sub-step (sleeping.py's islands)
         self.touching_bodies = (np.zeros(0, dtype=int), np.zeros(0, dtype=int))
         self._moving = np.zeros(len(model.body_names), dtype=bool)  # (n,) bodies that move this sub-step
+        self._shapes = compiled_shapes(model.contacts, jit.cache_complete())  # the narrow phase's kinds of shape
 
     def start(self) -> list[str]:
         """What touches at the start is resting, not an impact (state.touching); returns one warning per
         pair of shapes that start overlapping."""
         state = self.instant.state
-        contacts = find_contacts(self.model, state.frames, state.frames)
+        contacts = find_contacts(self.model, state.frames, state.frames, shapes=self._shapes)
         gap = contacts.separation(state.frames)
         state.touching = frozenset(contacts.subset(gap < TOUCHING).key)
         return _overlap_warnings(self.model, contacts, gap)
@@ -226,7 +227,7 @@ class ContactStep:
         if found is not None and np.array_equal(found[0], frames.position) and np.array_equal(found[1],
                                                                                               frames.rotation):
             return found[2]
-        contacts = find_contacts(self.model, frames, frames, self.sleep.active)
+        contacts = find_contacts(self.model, frames, frames, self.sleep.active, self._shapes)
         self._found_at = (frames.position.copy(), frames.rotation.copy(), contacts)
         return contacts
 
@@ -240,7 +241,7 @@ class ContactStep:
         state = instant.state
         while True:  # a moving body that nears a sleeping island wakes it whole, to take part in this step
             ahead = fly(model, instant.arrays, state.frames, state.twist, h, state.time)
-            contacts = find_contacts(model, state.frames, ahead, self.sleep.active)
+            contacts = find_contacts(model, state.frames, ahead, self.sleep.active, self._shapes)
             woken = self.sleep.woken_by(contacts.body_a, contacts.body_b)
             if not len(woken):
                 break

@@ -475,3 +475,42 @@ def test_an_arm_spinning_on_a_frictionless_floor_keeps_its_energy(levers):
     sim.run(1.0)
     assert sim.stats["contact_substeps"] == sim.stats["steps"]  # it touches the floor every step
     assert abs(sim.energy() - start) < 2e-3 * start
+
+
+def shaped(name, kind, x) -> dict:
+    """A body of each kind of shape, 0.2 m across, resting on the floor with its centre at x."""
+    shapes = {"box": {"type": "box", "size": [0.2, 0.2, 0.2]},
+              "hull": {"type": "convex", "vertices": [[a, b, c] for a in (-0.1, 0.1) for b in (-0.1, 0.1)
+                                                      for c in (-0.1, 0.1)]},
+              "sphere": {"type": "sphere", "radius": 0.1},
+              "capsule": {"type": "capsule", "radius": 0.1, "length": 0.2},
+              "points": {"type": "points", "points": [[0, 0, -0.1], [0.1, 0, -0.1], [-0.1, 0, -0.1]]}}
+    lying = [math.sqrt(0.5), 0.0, math.sqrt(0.5), 0.0]  # a capsule along x
+    return {"name": name, "mass": 1.0, "inertia": [0.01] * 3, "position": [x, 0, 0.1], "shape": shapes[kind],
+            **({"orientation": lying} if kind == "capsule" else {})}
+
+
+@pytest.mark.parametrize("kinds, missing", [(("box", "box"), 2), (("sphere", "capsule", "points"), 2),
+                                            (("hull", "sphere"), 1), (("box", "capsule"), 1),
+                                            (("hull", "box", "hull"), 1)])
+def test_a_scene_compiles_the_narrow_phase_of_its_kinds_only_and_finds_what_every_kind_finds(kinds, missing):
+    """Each body 0.5 mm into the next and on the floor: the narrow phase compiled for the scene's kinds
+    of shape alone (None for the others) finds the same points as the one compiled for every kind."""
+    from mechbake.solver.contact.detection import EVERY_SHAPE, compiled_shapes, find_contacts
+
+    reach = {"capsule": 0.2}  # half of each body's length along x, a capsule lying along it
+    bodies, x = [], 0.0
+    for k, kind in enumerate(kinds):
+        if k:
+            x += reach.get(kinds[k - 1], 0.1) + reach.get(kind, 0.1) - 0.0005
+        bodies.append(shaped(f"{kind}{k}", kind, x))
+    sim = simulate_contact(bodies, [floor()], "impulse")
+    own = compiled_shapes(sim.model.contacts, every=False)
+    assert own.count(None) == missing
+    frames = sim.state.frames
+    found = find_contacts(sim.model, frames, frames, shapes=own)
+    every = find_contacts(sim.model, frames, frames, shapes=EVERY_SHAPE)
+    assert found.key == every.key
+    assert {key[0] for key in found.key} == {"body", "plane"}
+    for field in ("body_a", "body_b", "probe_b", "radius", "surface_a", "normal_a", "segment_a", "radius_a"):
+        assert np.array_equal(getattr(found, field), getattr(every, field)), field

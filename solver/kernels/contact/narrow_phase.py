@@ -48,66 +48,89 @@ def _world_ends(table, slot, position, rotation, ends):
 
 
 @kernel
-def _body_pair(table, polyhedra, slot_a, slot_b, position, rotation, margin, manifold):
-    """The manifold of two shaped bodies; a is a box or hull whenever one of them is. polyhedra: None
-    when the table holds no box or hull (their code is then not compiled; see contact_points)."""
+def _body_pair(table, boxes, hulls, rounds, slot_a, slot_b, position, rotation, margin, manifold):
+    """The manifold of two shaped bodies; a is a box or hull whenever one of them is. boxes, hulls,
+    rounds: None for a kind of shape the scene has none of (see contact_points)."""
+    kind_a = table.kind[slot_a]
     ends_b = np.empty((2, 3))
-    if table.kind[slot_b] >= CAPSULE:  # a capsule, sphere or point meets everything by its axis
+    if rounds is not None and table.kind[slot_b] >= CAPSULE:  # round shapes meet everything by their axis
         _world_ends(table, slot_b, position, rotation, ends_b)
-    if polyhedra is not None and table.kind[slot_a] <= HULL:
-        return _polyhedron_pair(table, slot_a, slot_b, position, rotation, ends_b, margin, manifold)
-    ends_a = np.empty((2, 3))
-    _world_ends(table, slot_a, position, rotation, ends_a)
-    return capsule_capsule(ends_a, table.radius[slot_a], ends_b, table.radius[slot_b], margin, manifold)
+    if boxes is not None and kind_a == BOX:
+        return _box_pair(table, rounds, slot_a, slot_b, position, rotation, ends_b, margin, manifold)
+    if hulls is not None and kind_a == HULL:
+        return _hull_pair(table, boxes, rounds, slot_a, slot_b, position, rotation, ends_b, margin, manifold)
+    if rounds is not None:
+        ends_a = np.empty((2, 3))
+        _world_ends(table, slot_a, position, rotation, ends_a)
+        return capsule_capsule(ends_a, table.radius[slot_a], ends_b, table.radius[slot_b], margin, manifold)
+    return 0
 
 
 @kernel
-def _polyhedron_pair(table, slot_a, slot_b, position, rotation, ends_b, margin, manifold):
-    """The manifold of box or hull a with b (b a box, or a hull, or round with its axis ends_b)."""
-    kind_a, kind_b = table.kind[slot_a], table.kind[slot_b]
-    body_a, body_b = table.body[slot_a], table.body[slot_b]
+def _pose(table, slot, position, rotation, origin, frame):
+    """A box's own centre and axes (box_pose), or a hull's body frame."""
+    body = table.body[slot]
+    if table.kind[slot] == BOX:
+        box_pose(position[body], rotation[body], table.centre[slot], table.axes[slot], origin, frame)
+    else:
+        origin[:], frame[:] = position[body], rotation[body]
+
+
+@kernel
+def _box_pair(table, rounds, slot_a, slot_b, position, rotation, ends_b, margin, manifold):
+    """The manifold of box a with b, a box or round (its axis ends_b; a hull comes first: ContactLayout's
+    slot pairs)."""
     origin_a, frame_a = np.empty(3), np.empty((3, 3))
-    origin_b, frame_b = np.empty(3), np.empty((3, 3))
-    if kind_a == BOX:
-        box_pose(position[body_a], rotation[body_a], table.centre[slot_a], table.axes[slot_a], origin_a, frame_a)
-    else:
-        origin_a[:], frame_a[:] = position[body_a], rotation[body_a]
-    if kind_b == BOX:
-        box_pose(position[body_b], rotation[body_b], table.centre[slot_b], table.axes[slot_b], origin_b, frame_b)
-    else:
-        origin_b[:], frame_b[:] = position[body_b], rotation[body_b]
-    if kind_a == BOX:  # b is a box, or round (a hull comes first: ContactLayout's slot pairs)
-        if kind_b == BOX:
-            return box_box(origin_a, frame_a, table.half[slot_a], origin_b, frame_b, table.half[slot_b], margin,
-                           manifold)
+    _pose(table, slot_a, position, rotation, origin_a, frame_a)
+    if table.kind[slot_b] == BOX:
+        origin_b, frame_b = np.empty(3), np.empty((3, 3))
+        _pose(table, slot_b, position, rotation, origin_b, frame_b)
+        return box_box(origin_a, frame_a, table.half[slot_a], origin_b, frame_b, table.half[slot_b], margin,
+                       manifold)
+    if rounds is not None:
         return box_capsule(origin_a, frame_a, table.half[slot_a], ends_b, table.radius[slot_b], margin, manifold)
+    return 0
+
+
+@kernel
+def _hull_pair(table, boxes, rounds, slot_a, slot_b, position, rotation, ends_b, margin, manifold):
+    """The manifold of hull a with b, a box, a hull or round (its axis ends_b)."""
+    kind_b = table.kind[slot_b]
+    origin_a, frame_a = np.empty(3), np.empty((3, 3))
+    _pose(table, slot_a, position, rotation, origin_a, frame_a)
     hull_a = hull_of(table, table.hull[slot_a])
-    if kind_b == BOX:
-        return hull_box(origin_a, frame_a, hull_a, origin_b, frame_b, table.half[slot_b], margin, manifold)
-    if kind_b == HULL:
+    if kind_b <= HULL:
+        origin_b, frame_b = np.empty(3), np.empty((3, 3))
+        _pose(table, slot_b, position, rotation, origin_b, frame_b)
+        if boxes is not None and kind_b == BOX:
+            return hull_box(origin_a, frame_a, hull_a, origin_b, frame_b, table.half[slot_b], margin, manifold)
         return hull_hull(origin_a, frame_a, hull_a, origin_b, frame_b, hull_of(table, table.hull[slot_b]), margin,
                          manifold)
-    return hull_capsule(origin_a, frame_a, hull_a, ends_b, table.radius[slot_b], margin, manifold)
+    if rounds is not None:
+        return hull_capsule(origin_a, frame_a, hull_a, ends_b, table.radius[slot_b], margin, manifold)
+    return 0
 
 
 @kernel
-def _against_plane(table, polyhedra, slot_b, point, normal, position, rotation, margin, manifold):
+def _against_plane(table, boxes, hulls, rounds, slot_b, point, normal, position, rotation, margin, manifold):
     kind, body = table.kind[slot_b], table.body[slot_b]
-    if polyhedra is not None and kind == BOX:
+    if boxes is not None and kind == BOX:
         origin, frame = np.empty(3), np.empty((3, 3))
-        box_pose(position[body], rotation[body], table.centre[slot_b], table.axes[slot_b], origin, frame)
+        _pose(table, slot_b, position, rotation, origin, frame)
         return plane_box(point, normal, origin, frame, table.half[slot_b], margin, manifold)
-    if polyhedra is not None and kind == HULL:
+    if hulls is not None and kind == HULL:
         return plane_hull(point, normal, position[body], rotation[body], hull_of(table, table.hull[slot_b]), margin,
                           manifold)
-    ends = np.empty((2, 3))
-    _world_ends(table, slot_b, position, rotation, ends)
-    return plane_capsule(point, normal, ends, table.radius[slot_b], margin, manifold)
+    if rounds is not None:
+        ends = np.empty((2, 3))
+        _world_ends(table, slot_b, position, rotation, ends)
+        return plane_capsule(point, normal, ends, table.radius[slot_b], margin, manifold)
+    return 0
 
 
 @entry_kernel
-def contact_points(table, polyhedra, position, rotation, pair_kind, pair_a, pair_b, pair_margin, plane_point,
-                   plane_normal):
+def contact_points(table, boxes, hulls, rounds, position, rotation, pair_kind, pair_a, pair_b, pair_margin,
+                   plane_point, plane_normal):
     """The contact points of every pair at the frames given (position (n, 3), rotation (n, 3, 3)):
 
     source (m, 4) int64: BODIES | PLANE, slot a | plane, slot b, the manifold's feature id
@@ -117,8 +140,9 @@ def contact_points(table, polyhedra, position, rotation, pair_kind, pair_a, pair
     surface_a (m, 3), normal_a (m, 3): the tangent plane, a's principal frame, its normal towards b
     segment_a (m, 2, 3), radius_a (m,): a's axis and radius where a is a capsule or sphere (radius 0 else)
 
-    Planes are plane_point (P, 3), plane_normal (P, 3). polyhedra: None for a table without boxes and
-    hulls, whose code numba then prunes before typing (contact/detection.polyhedra_flag), else True."""
+    Planes are plane_point (P, 3), plane_normal (P, 3). boxes, hulls, rounds (capsules, spheres and
+    points): None for a kind the table has none of, whose manifolds numba then prunes before typing
+    (contact/detection.compiled_shapes), else True."""
     pairs = pair_kind.shape[0]
     capacity = MAX_POINTS * pairs
     source = np.empty((capacity, 4), dtype=np.int64)
@@ -131,11 +155,11 @@ def contact_points(table, polyhedra, position, rotation, pair_kind, pair_a, pair
     for k in range(pairs):
         slot_b, margin = pair_b[k], pair_margin[k]
         if pair_kind[k] == BODIES:
-            count = _body_pair(table, polyhedra, pair_a[k], slot_b, position, rotation, margin, manifold)
+            count = _body_pair(table, boxes, hulls, rounds, pair_a[k], slot_b, position, rotation, margin, manifold)
             m = _emit(table, manifold, count, BODIES, pair_a[k], slot_b, table.body[pair_a[k]], pair_a[k], position,
                       rotation, source, body, probe_b, radius, surface_a, normal_a, segment_a, radius_a, m)
         else:
-            count = _against_plane(table, polyhedra, slot_b, plane_point[pair_a[k]], plane_normal[pair_a[k]],
+            count = _against_plane(table, boxes, hulls, rounds, slot_b, plane_point[pair_a[k]], plane_normal[pair_a[k]],
                                    position, rotation, margin, manifold)
             m = _emit(table, manifold, count, PLANE, pair_a[k], slot_b, 0, -1, position, rotation, source, body,
                       probe_b, radius, surface_a, normal_a, segment_a, radius_a, m)
@@ -144,8 +168,8 @@ def contact_points(table, polyhedra, position, rotation, pair_kind, pair_a, pair
 
 
 @entry_kernel
-def contacts_over_step(table, polyhedra, position, rotation, ahead_position, ahead_rotation, pair_kind, pair_a,
-                       pair_b, pair_margin, plane_point, plane_normal, margin, dmax):
+def contacts_over_step(table, boxes, hulls, rounds, position, rotation, ahead_position, ahead_rotation, pair_kind,
+                       pair_a, pair_b, pair_margin, plane_point, plane_normal, margin, dmax):
     """The contact points of the step from these frames to the look-ahead's, as contact_points gives
     them: the points of the pairs' manifolds now, then the points of the look-ahead's manifolds whose
     features they lack (a box tipping from one edge onto a face meets the floor with corners that are
@@ -154,10 +178,10 @@ def contacts_over_step(table, polyhedra, position, rotation, ahead_position, ahe
     crosses an edge, the crossing slides along it as the body moves) takes the look-ahead's point,
     where the step will end: keeping both would put two contacts with slightly different normals at
     nearly one place, whose friction the passes cannot divide between them."""
-    now = contact_points(table, polyhedra, position, rotation, pair_kind, pair_a, pair_b, pair_margin, plane_point,
-                         plane_normal)
-    later = contact_points(table, polyhedra, ahead_position, ahead_rotation, pair_kind, pair_a, pair_b, pair_margin,
-                           plane_point, plane_normal)
+    now = contact_points(table, boxes, hulls, rounds, position, rotation, pair_kind, pair_a, pair_b, pair_margin,
+                         plane_point, plane_normal)
+    later = contact_points(table, boxes, hulls, rounds, ahead_position, ahead_rotation, pair_kind, pair_a, pair_b,
+                           pair_margin, plane_point, plane_normal)
     m_now, m_later = now[0].shape[0], later[0].shape[0]
     match = np.full(m_later, -1, dtype=np.int64)  # the row now of each look-ahead point's feature
     i = j = 0
