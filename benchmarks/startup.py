@@ -31,9 +31,9 @@ import_checkout_as_mechbake()
 """
 PROBE = CHECKOUT + """
 import mechbake.solver
-import mechanisms
+import contact_scenes, mechanisms
 imported = time.perf_counter()
-sim = mechbake.solver.Simulation(mechbake.solver.Model.from_dict(mechanisms.{scene}))
+sim = mechbake.solver.Simulation(mechbake.solver.Model.from_dict({scene}))
 sim.step()
 print(json.dumps({{"import": imported - start, "first_step": time.perf_counter() - start}}), flush=True)
 """
@@ -48,8 +48,9 @@ imported = time.perf_counter()
 mujoco.mj_step(model, data)
 print(json.dumps({"import": imported - start, "first_step": time.perf_counter() - start}), flush=True)
 """
-SCENES = {"jointed (eight_loop)": "eight_loop()", "impulse contact (four_balls)": "four_balls()",
-          "LCP contact (four_balls)": "four_balls('lcp')", "impulse contact, boxes (box_tower)": "box_tower()"}
+SCENES = {"jointed (eight_loop)": "mechanisms.eight_loop()", "impulse contact (four_balls)": "mechanisms.four_balls()",
+          "LCP contact (four_balls)": "mechanisms.four_balls('lcp')",
+          "impulse contact, boxes (box_tower)": "contact_scenes.box_tower()"}
 INSTALL_AND_BAKE = """
 import sys, time
 import bpy

@@ -50,6 +50,13 @@ RESTING = {
 }
 
 
+def box_tower(count: int = 3, method: str = "impulse", h: float = 0.01) -> dict:
+    """The stacking tests' boxes (SIZE, MASS, friction 0.5) stacked on a floor, placed at rest."""
+    bodies = [box_body(f"box{k + 1}", position=(0, 0, SIZE * (k + 0.5)), size=SIZE, mass=MASS) for k in range(count)]
+    return {"format": "mechbake/1", "gravity": [0, 0, -G], "settings": {"h": h, "dmax": 1e-7, "contact_method": method},
+            "bodies": bodies, "joints": [], "obstacles": [floor()]}
+
+
 def dropped_box(method: str, restitution: float, inertia: float, drop: float = 0.3, h: float = 0.01) -> dict:
     """A 1 kg box with a BOX-edged box shape and `inertia` kg m^2 about each axis, its bottom face
     `drop` m above a floor, flat; box and floor share friction 0.5 and `restitution`."""

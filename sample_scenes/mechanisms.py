@@ -361,17 +361,6 @@ def four_balls(method: str = "impulse", h: float = 0.005) -> dict:
             "settings": {"h": h, "dmax": 1e-7, "contact_method": method}}
 
 
-def box_tower(count: int = 3, method: str = "impulse", h: float = 0.01) -> dict:
-    """Equal boxes (0.4 m, 10 kg, friction 0.5) stacked on a floor, placed at rest."""
-    size, mass = 0.4, 10.0
-    bodies = [{"name": f"box{k + 1}", "mass": mass, "inertia": [mass * size * size / 6] * 3,
-               "position": [0, 0, size * (k + 0.5)], "shape": {"type": "box", "size": [size] * 3}, "friction": 0.5}
-              for k in range(count)]
-    return {"format": FORMAT, "gravity": G, "bodies": bodies, "joints": [],
-            "obstacles": [{"name": "floor", "type": "plane", "point": [0, 0, 0], "normal": [0, 0, 1], "friction": 0.5}],
-            "settings": {"h": h, "dmax": 1e-7, "contact_method": method}}
-
-
 def spinning_rod(method: str = "impulse", h: float = 0.001) -> dict:
     """Stewart and Trinkle §4: a rod with rounded ends (a capsule), spinning at 4 rad/s, falls onto a table."""
     tilt = math.pi / 2 - math.radians(30)  # the capsule's axis is body z; lay it 30 degrees to the horizontal
