@@ -117,7 +117,7 @@ def shipped_kernels() -> pathlib.Path | None:
     """The complete folder of kernels shipped with the extension for this solver, numba, Python and
     platform, or None."""
     folder = SHIPPED_FOLDER / folder_name(generic=True)
-    return folder if (folder / COMPLETE_MARK).is_file() else None
+    return folder if is_complete(folder) else None
 
 
 def _install(shipped: pathlib.Path, folder: pathlib.Path) -> None:
@@ -142,10 +142,15 @@ def cache_folder() -> pathlib.Path | None:
         if base:
             folder = pathlib.Path(base) / name
             if _writable(folder):
-                if shipped is not None and not (folder / COMPLETE_MARK).is_file():
+                if shipped is not None and not is_complete(folder):
                     _install(shipped, folder)
                 return folder
     return None
+
+
+def is_complete(folder: pathlib.Path | None) -> bool:
+    """Whether the folder holds the mark warm_up (or the shipped kernels' install) writes last."""
+    return folder is not None and (folder / COMPLETE_MARK).is_file()
 
 
 def is_warm() -> bool:
@@ -153,7 +158,7 @@ def is_warm() -> bool:
     none of its files has been damaged since)."""
     folder = cache_folder()
     repair(folder)
-    return folder is not None and (folder / COMPLETE_MARK).is_file()
+    return is_complete(folder)
 
 
 def _fingerprint(path: pathlib.Path) -> str:
@@ -186,7 +191,7 @@ def _index_reads(path: pathlib.Path) -> bool:
 def repair(folder: pathlib.Path | None) -> list[str]:
     """Deletes the listed cache files that are damaged, and then the mark (once per folder and
     process); the names deleted."""
-    if folder is None or not (folder / COMPLETE_MARK).is_file():
+    if folder is None or not is_complete(folder):
         return []
     mark = folder / COMPLETE_MARK
     if folder in _repaired:

@@ -19,8 +19,7 @@ import numpy as np
 
 from ..arrays import ModelArrays, RowArrays, SolverSettings, WorkArrays
 from ..contact.shape_table import ShapeTable
-from .cache import (COMPLETE_MARK, SOLVER_FOLDER, cache_folder, is_generic, repair,  # noqa: F401
-                    set_cache_folder)  # set_cache_folder: the API named here
+from .cache import SOLVER_FOLDER, cache_folder, is_complete, is_generic, repair, set_cache_folder  # noqa: F401  (set_cache_folder: the API named here)
 
 CACHE_FOLDER = cache_folder()
 REPAIRED = repair(CACHE_FOLDER)  # damaged cache files deleted before numba reads them
@@ -106,7 +105,7 @@ numba.config.CACHE_LOCATOR_CLASSES = f"{__name__}.SolverCacheLocator,UserProvide
 def cache_complete() -> bool:
     """Whether the warm-up has compiled every kernel into CACHE_FOLDER (or shipped kernels filled it):
     asked as each Simulation starts, since Blender's warm-up may finish while the kernels are loaded."""
-    return CACHE_FOLDER is not None and (CACHE_FOLDER / COMPLETE_MARK).is_file()
+    return is_complete(CACHE_FOLDER)
 
 
 def _plain_slice_errors() -> bool:
