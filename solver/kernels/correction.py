@@ -298,13 +298,8 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, driv
     the look-ahead that P-step 3 lands on. Drive impulses accumulate in work.accumulated, which the
     sub-step clears. jointed: None for a model without joints (arrays.joints_flag), whose joint code
     numba then prunes."""
-    if jointed is None:
-        work.levers_ready[0] = False
-        fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight,
-            driven)
-        return True, -1, 0.0
-    loop_drives = driven is not None and has_loop_drives(model)
-    if model.row_joint.shape[0] == 0 and not loop_drives:
+    loop_drives = jointed is not None and driven is not None and has_loop_drives(model)
+    if jointed is None or (model.row_joint.shape[0] == 0 and not loop_drives):
         work.levers_ready[0] = False
         fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight,
             driven)
