@@ -2,7 +2,10 @@
 first step (run from the checkout's root, with an empty cache to see the cold compile):
 
     MECHBAKE_CACHE_DIR=$(mktemp -d) python docs/compile_time/per_kernel.py "four_balls()"
+
+TOP=n lists the n costliest kernels (30).
 """
+import os
 import pathlib
 import sys
 import time
@@ -42,5 +45,5 @@ simulation = Simulation(Model.from_dict(eval("mechanisms." + sys.argv[1])))
 simulation.step()
 print(f"first step: {time.process_time() - began:.1f} s of CPU, compiles {sum(own_seconds.values()):.1f} s")
 print(" own s  signatures  kernel")
-for name, seconds in sorted(own_seconds.items(), key=lambda item: -item[1])[:30]:
+for name, seconds in sorted(own_seconds.items(), key=lambda item: -item[1])[:int(os.environ.get("TOP", "30"))]:
     print(f"{seconds:6.2f}  {signatures[name]:10d}  {name}")

@@ -132,6 +132,78 @@ def _plain_slice_errors() -> bool:
 PLAIN_SLICE_ERRORS = _plain_slice_errors()
 
 
+def _quick_flag_comparison() -> bool:
+    """Have numba compare its compile flags without reading each option through its property. Every
+    call typed against an overload looks up numba's cache of overloads by a key that holds the flags of
+    the compile, and comparing two sets of flags read some 40 options through properties each time: a
+    tenth of a contact scene's cold compile (docs/compile_time.md). Same values, same hash, same
+    equality; False where this numba's flags are not the TargetConfig read against (0.62, 0.68)."""
+    from numba.core import targetconfig
+
+    config = targetconfig.TargetConfig
+    if not (hasattr(config, "values") and "_values" in getattr(config, "__slots__", ())):
+        return False
+
+    def values(self) -> dict:
+        own = self._values
+        return {name: own[name] if name in own else option.default for name, option in self.options.items()}
+
+    def equal(self, other):
+        if self is other:
+            return True
+        if type(self) is type(other):  # the same options: only those set on either side can differ
+            mine, theirs, options = self._values, other._values, self.options
+            return all(mine.get(name, options[name].default) == theirs.get(name, options[name].default)
+                       for name in mine.keys() | theirs.keys())
+        if isinstance(other, config):
+            return values(self) == values(other)
+        return NotImplemented
+
+    def hashed(self) -> int:
+        return hash(tuple(sorted(self.options)))  # numba's hash: that of the sorted names of the options
+
+    config.values, config.__eq__, config.__hash__ = values, equal, hashed
+    return True
+
+
+QUICK_FLAG_COMPARISON = _quick_flag_comparison()
+
+
+def _overloads_shared_by_wrappers() -> bool:
+    """Compile an @overload's implementation (numba's np.empty, an array's copy, …) once for the kernels
+    with a Python entry and those without. numba keys its overload implementations by every flag of the
+    kernel being compiled, so np.empty(n) was compiled again for an entry kernel, an inner kernel and a
+    kernel twin; but an implementation is built with the overloads' own options (no Python entry) and
+    takes over only the runtime, fast-math, error-model and inlining flags from the kernel, never its
+    wrappers. False where this numba's overload templates are not those read against (0.62, 0.68)."""
+    from numba.core import targetconfig
+    from numba.core.typing import templates
+
+    template = getattr(templates, "_OverloadFunctionTemplate", None)
+    if template is None or not hasattr(template, "_get_impl") or not hasattr(template, "_build_impl"):
+        return False
+    wrappers = ("no_cpython_wrapper", "no_cfunc_wrapper")
+
+    def get_impl(self, args, kws):
+        flags = targetconfig.ConfigStack.top_or_none()
+        if flags is not None and any(name in flags.options and flags.is_set(name) for name in wrappers):
+            flags = flags.copy()
+            for name in wrappers:
+                if name in flags.options:
+                    flags.discard(name)
+        cache_key = self.context, tuple(args), tuple(kws.items()), flags
+        found = self._impl_cache.get(cache_key)
+        if found is not None:
+            return found
+        return self._build_impl(cache_key, args, kws)
+
+    template._get_impl = get_impl
+    return True
+
+
+OVERLOADS_SHARED_BY_WRAPPERS = _overloads_shared_by_wrappers()
+
+
 class InnerDispatcher(CPUDispatcher):
     """A kernel only other kernels call: numba builds no Python entry for it (no_cpython_wrapper), which
     saves a good part of the compile. Called from Python, it raises instead of jumping to no code.

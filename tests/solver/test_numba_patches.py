@@ -1,0 +1,83 @@
+"""What the solver's process changes in numba to compile less (kernels/jit.py), each change only in
+what is compiled, never in what a kernel computes: an array assigned to a slice of another shape raises
+numba's plain ValueError, compile flags compare as numba defines them but faster, and an overload's
+implementation is compiled once for kernels with and without a Python entry."""
+import numba
+import numpy as np
+import pytest
+from numba.core import event
+from numba.core.compiler import Flags
+
+from mechbake.solver.kernels import jit
+
+
+class Compiles(event.Listener):
+    """The functions numba compiles while installed: (module, qualified name, argument types)."""
+
+    def __init__(self):
+        self.compiled = []
+
+    def on_start(self, ev):
+        function = ev.data["dispatcher"].py_func
+        self.compiled.append((function.__module__, function.__qualname__, str(ev.data["args"])))
+
+    def on_end(self, ev):
+        pass
+
+
+def test_a_slice_of_another_shape_raises_without_compiling_string_code():
+    assert jit.PLAIN_SLICE_ERRORS  # the numba the extension bundles has the overload swapped
+
+    @numba.njit
+    def assign(target, source):
+        target[1:3] = source
+
+    listener = Compiles()
+    with event.install_listener("numba:compile", listener):
+        target = np.zeros(4)
+        assign(target, np.array([1.0, 2.0]))
+        with pytest.raises(ValueError, match="cannot assign slice from input of different size"):
+            assign(target, np.ones(3))
+    assert list(target) == [0.0, 1.0, 2.0, 0.0]
+    assert "numba.cpython.unicode" not in {module for module, _, _ in listener.compiled}
+
+
+def _flags(**values) -> Flags:
+    flags = Flags()
+    for name, value in values.items():
+        setattr(flags, name, value)
+    return flags
+
+
+def test_compile_flags_compare_and_hash_as_numba_defines_them():
+    """numba: two sets of flags are equal when every option reads the same, set or by default, and
+    hash as the names of their options."""
+    assert jit.QUICK_FLAG_COMPARISON
+    kinds = [_flags(), _flags(nrt=True), _flags(nrt=False), _flags(nrt=True, no_cpython_wrapper=True),
+             _flags(nrt=True, no_cpython_wrapper=False), _flags(nrt=True, no_cpython_wrapper=True),
+             _flags(nrt=True, error_model="numpy"), _flags(nrt=True, error_model="python")]
+    for first in kinds:
+        for second in kinds:
+            read_alike = all(getattr(first, name) == getattr(second, name) for name in Flags.options)
+            assert (first == second) is read_alike and (first != second) is not read_alike
+            if read_alike:
+                assert hash(first) == hash(second)
+    assert _flags(nrt=True).__eq__(object()) is NotImplemented
+
+
+def test_an_overload_is_compiled_once_for_kernels_with_and_without_a_python_entry():
+    assert jit.OVERLOADS_SHARED_BY_WRAPPERS
+
+    @numba.njit(no_cpython_wrapper=True)
+    def inner(n):
+        return np.empty((n, 7), dtype=np.uint16)  # a shape and type no other test compiles
+
+    @numba.njit
+    def entry(n):
+        return inner(n).shape[0] + np.empty((n, 7), dtype=np.uint16).shape[0]
+
+    listener = Compiles()
+    with event.install_listener("numba:compile", listener):
+        assert entry(3) == 6
+    empties = [args for module, name, args in listener.compiled if name == "ol_np_empty.<locals>.impl"]
+    assert empties == ["(UniTuple(int64, 2), class(uint16))"]
