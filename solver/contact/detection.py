@@ -131,14 +131,10 @@ def find_contacts(model, now: Frames, ahead: Frames, active: ActiveSlots | None 
         return joined(*on_meshes)
     from ..kernels.contact import narrow_phase  # compiled on first use: building a model never imports numba
 
-    if ahead is now:
-        contacts = _keyed(layout, narrow_phase.contact_points(
-            layout.shapes, *shapes, now.position, now.rotation, pair_kind, pair_a, pair_b, pair_margin,
-            layout.plane_point, layout.plane_normal))
-        return joined(contacts.subset(contacts.separation(now) < MARGIN), *on_meshes)
     return joined(_keyed(layout, narrow_phase.contacts_over_step(
-        layout.shapes, *shapes, now.position, now.rotation, ahead.position, ahead.rotation, pair_kind, pair_a,
-        pair_b, pair_margin, layout.plane_point, layout.plane_normal, MARGIN, model.settings.dmax)), *on_meshes)
+        layout.shapes, *shapes, now.position, now.rotation, ahead is not now, ahead.position, ahead.rotation,
+        pair_kind, pair_a, pair_b, pair_margin, layout.plane_point, layout.plane_normal, MARGIN,
+        model.settings.dmax)), *on_meshes)
 
 
 def _keyed(layout, points: tuple) -> Contacts:

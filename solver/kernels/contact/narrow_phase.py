@@ -128,7 +128,7 @@ def _against_plane(table, boxes, hulls, rounds, slot_b, point, normal, position,
     return 0
 
 
-@entry_kernel
+@kernel
 def contact_points(table, boxes, hulls, rounds, position, rotation, pair_kind, pair_a, pair_b, pair_margin,
                    plane_point, plane_normal):
     """The contact points of every pair at the frames given (position (n, 3), rotation (n, 3, 3)):
@@ -168,8 +168,8 @@ def contact_points(table, boxes, hulls, rounds, position, rotation, pair_kind, p
 
 
 @entry_kernel
-def contacts_over_step(table, boxes, hulls, rounds, position, rotation, ahead_position, ahead_rotation, pair_kind,
-                       pair_a, pair_b, pair_margin, plane_point, plane_normal, margin, dmax):
+def contacts_over_step(table, boxes, hulls, rounds, position, rotation, look_ahead, ahead_position, ahead_rotation,
+                       pair_kind, pair_a, pair_b, pair_margin, plane_point, plane_normal, margin, dmax):
     """The contact points of the step from these frames to the look-ahead's, as contact_points gives
     them: the points of the pairs' manifolds now, then the points of the look-ahead's manifolds whose
     features they lack (a box tipping from one edge onto a face meets the floor with corners that are
@@ -177,11 +177,13 @@ def contacts_over_step(table, boxes, hulls, rounds, position, rotation, ahead_po
     feature found at both whose point moved by more than dmax (no material point: where an edge
     crosses an edge, the crossing slides along it as the body moves) takes the look-ahead's point,
     where the step will end: keeping both would put two contacts with slightly different normals at
-    nearly one place, whose friction the passes cannot divide between them."""
+    nearly one place, whose friction the passes cannot divide between them. Without `look_ahead` the
+    frames ahead are those now, and the points are those now within `margin`, found once."""
     now = contact_points(table, boxes, hulls, rounds, position, rotation, pair_kind, pair_a, pair_b, pair_margin,
                          plane_point, plane_normal)
-    later = contact_points(table, boxes, hulls, rounds, ahead_position, ahead_rotation, pair_kind, pair_a, pair_b,
-                           pair_margin, plane_point, plane_normal)
+    later = now if not look_ahead else contact_points(table, boxes, hulls, rounds, ahead_position, ahead_rotation,
+                                                      pair_kind, pair_a, pair_b, pair_margin, plane_point,
+                                                      plane_normal)
     m_now, m_later = now[0].shape[0], later[0].shape[0]
     match = np.full(m_later, -1, dtype=np.int64)  # the row now of each look-ahead point's feature
     i = j = 0
