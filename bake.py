@@ -79,8 +79,8 @@ class Bake:
             self.start_poses = [pose_of(objects[b.uid]) for b in self.built.bindings]
         built = self.built
         if not cache.is_warm():  # the UI waits for preparation.py instead; scripts would sit silent
-            print("MechBake: compiling the solver's kernels this bake needs (first use on this machine: a few "
-                  "minutes, once)", flush=True)
+            print("MechBake: compiling the solver's kernels this bake needs (first use on this machine: about "
+                  "half a minute, once)", flush=True)
         self.simulation = Simulation(built.model)
         from .solver.kernels import jit  # imported by the Simulation: numba stays out of register()
 
