@@ -135,9 +135,9 @@ PLAIN_SLICE_ERRORS = _plain_slice_errors()
 def _quick_flag_comparison() -> bool:
     """Have numba compare its compile flags without reading each option through its property. Every
     call typed against an overload looks up numba's cache of overloads by a key that holds the flags of
-    the compile, and comparing two sets of flags read some 40 options through properties each time: a
-    tenth of a contact scene's cold compile (docs/compile_time.md). Same values, same hash, same
-    equality; False where this numba's flags are not the TargetConfig read against (0.62, 0.68)."""
+    the compile, and comparing two sets of flags read all 22 options through properties on both sides:
+    about a second of a contact scene's cold compile (docs/compile_time.md). Same values, same hash,
+    same equality; False where this numba's flags are not the TargetConfig read against (0.62, 0.68)."""
     from numba.core import targetconfig
 
     config = targetconfig.TargetConfig
