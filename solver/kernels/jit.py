@@ -186,11 +186,11 @@ def _overloads_shared_by_wrappers() -> bool:
 
     def get_impl(self, args, kws):
         flags = targetconfig.ConfigStack.top_or_none()
-        if flags is not None and any(name in flags.options and flags.is_set(name) for name in wrappers):
+        set_wrappers = [name for name in wrappers if flags is not None and name in flags.options and flags.is_set(name)]
+        if set_wrappers:
             flags = flags.copy()
-            for name in wrappers:
-                if name in flags.options:
-                    flags.discard(name)
+            for name in set_wrappers:
+                flags.discard(name)
         cache_key = self.context, tuple(args), tuple(kws.items()), flags
         found = self._impl_cache.get(cache_key)
         if found is not None:

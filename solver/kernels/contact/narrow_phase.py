@@ -184,7 +184,7 @@ def contacts_over_step(table, boxes, hulls, rounds, position, rotation, look_ahe
     later = now if not look_ahead else contact_points(table, boxes, hulls, rounds, ahead_position, ahead_rotation,
                                                       pair_kind, pair_a, pair_b, pair_margin, plane_point,
                                                       plane_normal)
-    m_now, m_later = now[0].shape[0], later[0].shape[0]
+    m_now, m_later = now[0].shape[0], later[0].shape[0] if look_ahead else 0  # without: nothing to add to now's
     match = np.full(m_later, -1, dtype=np.int64)  # the row now of each look-ahead point's feature
     i = j = 0
     for k in range(pair_kind.shape[0]):  # both list the pairs' points in the pairs' order
@@ -226,8 +226,10 @@ def contacts_over_step(table, boxes, hulls, rounds, position, rotation, look_ahe
         row = rows[r] if rows[r] >= 0 else -1 - rows[r]
         source_of, body_of, probe_of, radius_of, surface_of, normal_of, segment_of, radius_a_of = found
         a, b = body_of[row, 0], body_of[row, 1]
-        gap = min(separation_of(position, rotation, a, b, probe_of, radius_of, surface_of, normal_of, row),
-                  separation_of(ahead_position, ahead_rotation, a, b, probe_of, radius_of, surface_of, normal_of, row))
+        gap = separation_of(position, rotation, a, b, probe_of, radius_of, surface_of, normal_of, row)
+        if look_ahead:
+            gap = min(gap, separation_of(ahead_position, ahead_rotation, a, b, probe_of, radius_of, surface_of,
+                                         normal_of, row))
         if gap >= margin:
             continue
         source[kept] = source_of[row]
