@@ -37,7 +37,7 @@ from numba.core import caching, event, types as numba_types  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
 
 from .inner_code import ENTRY_PIPELINE, PIPELINE as INNER_PIPELINE  # noqa: E402  (numba imported as configured above)
-from .records import make_record  # noqa: E402
+from .records import make_record, record_from_python  # noqa: E402
 
 
 class CompileClock(event.Listener):
@@ -330,7 +330,10 @@ def _record(group):
     held beside it, so its identity is not reused."""
     found = _records.get(id(group))
     if found is None or found[0] is not group:
-        made = _make_record(type(group)(*(_record(item) if type(item) in RECORDED else item for item in group)))
+        items = type(group)(*(_record(item) if type(item) in RECORDED else item for item in group))
+        made = record_from_python(items)
+        if made is None:
+            made = _make_record(items)
         with _KEEPING:
             if len(_records) >= 8 * len(RECORDED):
                 del _records[next(iter(_records))]
