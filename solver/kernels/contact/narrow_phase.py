@@ -142,7 +142,8 @@ def contact_points(table, boxes, hulls, rounds, position, rotation, pair_kind, p
 
     Planes are plane_point (P, 3), plane_normal (P, 3). boxes, hulls, rounds (capsules, spheres and
     points): None for a kind the table has none of, whose manifolds numba then prunes before typing
-    (contact/detection.compiled_shapes), else True."""
+    (contact/detection.compiled_shapes), else True. The arrays hold room for more rows; the last
+    item is m, the rows found."""
     pairs = pair_kind.shape[0]
     capacity = MAX_POINTS * pairs
     source = np.empty((capacity, 4), dtype=np.int64)
@@ -163,8 +164,7 @@ def contact_points(table, boxes, hulls, rounds, position, rotation, pair_kind, p
                                    position, rotation, margin, manifold)
             m = _emit(table, manifold, count, PLANE, pair_a[k], slot_b, 0, -1, position, rotation, source, body,
                       probe_b, radius, surface_a, normal_a, segment_a, radius_a, m)
-    return (source[:m].copy(), body[:m].copy(), probe_b[:m].copy(), radius[:m].copy(), surface_a[:m].copy(),
-            normal_a[:m].copy(), segment_a[:m].copy(), radius_a[:m].copy())
+    return source, body, probe_b, radius, surface_a, normal_a, segment_a, radius_a, m
 
 
 @entry_kernel
@@ -184,7 +184,7 @@ def contacts_over_step(table, boxes, hulls, rounds, position, rotation, look_ahe
     later = now if not look_ahead else contact_points(table, boxes, hulls, rounds, ahead_position, ahead_rotation,
                                                       pair_kind, pair_a, pair_b, pair_margin, plane_point,
                                                       plane_normal)
-    m_now, m_later = now[0].shape[0], later[0].shape[0] if look_ahead else 0  # without: nothing to add to now's
+    m_now, m_later = now[8], later[8] if look_ahead else 0  # without: nothing to add to now's
     match = np.full(m_later, -1, dtype=np.int64)  # the row now of each look-ahead point's feature
     i = j = 0
     for k in range(pair_kind.shape[0]):  # both list the pairs' points in the pairs' order
@@ -224,7 +224,7 @@ def contacts_over_step(table, boxes, hulls, rounds, position, rotation, look_ahe
     for r in range(m):
         found = now if rows[r] >= 0 else later
         row = rows[r] if rows[r] >= 0 else -1 - rows[r]
-        source_of, body_of, probe_of, radius_of, surface_of, normal_of, segment_of, radius_a_of = found
+        source_of, body_of, probe_of, radius_of, surface_of, normal_of, segment_of, radius_a_of, _ = found
         a, b = body_of[row, 0], body_of[row, 1]
         gap = separation_of(position, rotation, a, b, probe_of, radius_of, surface_of, normal_of, row)
         if look_ahead:
@@ -232,11 +232,14 @@ def contacts_over_step(table, boxes, hulls, rounds, position, rotation, look_ahe
                                          normal_of, row))
         if gap >= margin:
             continue
-        source[kept] = source_of[row]
-        body[kept] = body_of[row]
-        probe_b[kept], radius[kept] = probe_of[row], radius_of[row]
-        surface_a[kept], normal_a[kept] = surface_of[row], normal_of[row]
-        segment_a[kept], radius_a[kept] = segment_of[row], radius_a_of[row]
+        for i in range(4):  # element by element: a row assigned whole lowers numba's broadcasting
+            source[kept, i] = source_of[row, i]
+        body[kept, 0], body[kept, 1] = a, b
+        for i in range(3):
+            probe_b[kept, i], surface_a[kept, i] = probe_of[row, i], surface_of[row, i]
+            normal_a[kept, i] = normal_of[row, i]
+            segment_a[kept, 0, i], segment_a[kept, 1, i] = segment_of[row, 0, i], segment_of[row, 1, i]
+        radius[kept], radius_a[kept] = radius_of[row], radius_a_of[row]
         kept += 1
     return (source[:kept].copy(), body[:kept].copy(), probe_b[:kept].copy(), radius[:kept].copy(),
             surface_a[:kept].copy(), normal_a[:kept].copy(), segment_a[:kept].copy(), radius_a[:kept].copy())

@@ -26,7 +26,9 @@ def near_pairs(slot_body, slot_reach, slot_moves, slot_pairs, plane_point, plane
         # how far any point of the slot moves: its centre's path and its reach turned through the
         # angle of the body's rotation over the step (a chord is shorter than its arc)
         sweep[s] = np.sqrt(path) + slot_reach[s] * np.arccos(min(max(0.5 * (turn_trace - 1.0), -1.0), 1.0))
-        finite[s] = np.isfinite(position_now[body]).all() and np.isfinite(position_ahead[body]).all()
+        finite[s] = True
+        for i in range(3):  # by element: a row's ufunc lowers numba's array loops
+            finite[s] = finite[s] and np.isfinite(position_now[body, i]) and np.isfinite(position_ahead[body, i])
     kind = np.empty(pairs + planes * slots, dtype=np.int64)
     first, second = np.empty_like(kind), np.empty_like(kind)
     pair_margin = np.empty(kind.shape[0])
