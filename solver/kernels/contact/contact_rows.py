@@ -55,13 +55,15 @@ def jacobian_and_response(model, rows, jointed, position, body_island, island_st
             for side in range(2):
                 body = body_a[c] if side == 0 else body_b[c]
                 sign = -1.0 if side == 0 else 1.0
-                lever = point[c] - position[body]
-                direction = directions[c, k]
+                r0 = point[c, 0] - position[body, 0]  # the lever, by element (no array made)
+                r1 = point[c, 1] - position[body, 1]
+                r2 = point[c, 2] - position[body, 2]
+                a0, a1, a2 = directions[c, k, 0], directions[c, k, 1], directions[c, k, 2]
                 # w x r . A = w . (r x A)
-                block[0], block[1], block[2] = sign * direction[0], sign * direction[1], sign * direction[2]
-                block[3] = sign * (lever[1] * direction[2] - lever[2] * direction[1])
-                block[4] = sign * (lever[2] * direction[0] - lever[0] * direction[2])
-                block[5] = sign * (lever[0] * direction[1] - lever[1] * direction[0])
+                block[0], block[1], block[2] = sign * a0, sign * a1, sign * a2
+                block[3] = sign * (r1 * a2 - r2 * a1)
+                block[4] = sign * (r2 * a0 - r0 * a2)
+                block[5] = sign * (r0 * a1 - r1 * a0)
                 for i in range(6):
                     jacobian[c, k, side, i] = block[i]
                 response_of(model, rows.inv_inertia_world, body, block, plain[c, k, side])

@@ -49,7 +49,7 @@ def settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, tw
     apply_impulses(contact_rows, accumulated, current)
     coupled = blocks_of_k(contact_rows, twist.shape[0] // 6)
     work = coupled[1].shape[0] * 108 // PROJECTION_WORK  # 9 couplings a block, each over two bodies
-    after = np.zeros((m, 3))
+    after, difference = np.zeros((m, 3)), np.empty((m, 3))
     change = np.empty(twist.shape[0])
     consistent = False
     for _ in range(SUPPORT_GUESSES):
@@ -58,7 +58,10 @@ def settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, tw
             return False, work
         work += held_work // PROJECTION_WORK
         change[:] = 0.0
-        apply_impulses(contact_rows, after - accumulated, change)
+        for c in range(m):
+            for i in range(3):
+                difference[c, i] = after[c, i] - accumulated[c, i]
+        apply_impulses(contact_rows, difference, change)
         consistent = True
         for c in range(m):
             if pressing[c] and after[c, 0] < 0.0:  # it lets go
