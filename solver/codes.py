@@ -45,3 +45,6 @@ SLOW_TOTAL = 100_000  # the least number of sub-steps left at that pace that is 
 # A direct step for the held contacts that failed (kernels/contact/held_contacts.settle) is tried again
 # after passes that did this many times its work, so failing tries cost at most this fraction of the passes
 SETTLE_RETRY_WORK = 4
+# Velocity passes (P-step 4) before the direct step for the contacts that press and stick is tried,
+# while it holds
+FIRST_PASSES = 4

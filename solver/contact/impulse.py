@@ -10,7 +10,7 @@ answers a contact.
 """
 import numpy as np
 
-from ..codes import SETTLE_RETRY_WORK
+from ..codes import FIRST_PASSES  # noqa: F401  (step.py takes it from here)
 from ..frames import Frames
 from .detection import Contacts, joined
 from ..instant import Instant
@@ -29,9 +29,6 @@ IMPACT_ROUNDS = 64
 # length, which do not grow with the step as a load's do.
 WARM_GROWTH = 2.0
 NOTHING_CARRIED = np.zeros(3)  # the impulses of a contact the step's loop did not hold
-# Velocity passes (P-step 4) before the direct step for the contacts that press and stick is tried,
-# while it holds
-FIRST_PASSES = 4
 
 
 def overlapping(gap: np.ndarray, dmax: float) -> np.ndarray:
@@ -58,9 +55,9 @@ class ContactRows:
         point, self.directions, self.local = contacts.frames_at(frames)
         self.rows = instant.rows_through_joints(contacts.body_a, contacts.body_b, point, self.directions, hold)
         m = len(contacts)
-        from ..kernels.contact import contact_rows, held_contacts, passes  # the kernels load with the first simulation
+        from ..kernels.contact import contact_rows, passes, velocity_correction  # loaded with the first simulation
 
-        self._kernels, self._rows_kernels, self._held = passes, contact_rows, held_contacts
+        self._kernels, self._rows_kernels, self._velocity = passes, contact_rows, velocity_correction
         self.block = contact_rows.blocks(self.rows)  # (m, 3, 3) each contact's own K
         self.accumulated = np.zeros((m, 3))  # normal, tangent, binormal impulses this step
         self.passes = 0
@@ -137,32 +134,16 @@ class ContactRows:
                                      self.contacts.restitution, twist, impact_speed, IMPACT_ROUNDS, passes, tolerance)
 
     def solve_velocities(self, twist: np.ndarray, limit: int, vmax: float, settle_wait: int, carried: dict) -> int:
-        """P-step 4 for the contacts: passes until none changes a rate by vmax, at most `limit`
-        (kernels/contact.velocity_passes), each contact's friction within its cone together with the
-        impulses it took in the step's loop, `carried` ({key: (3,)}, ContactRows.impulses). After
-        `settle_wait` passes that leave more to do, the
-        direct step for the contacts that press and stick (kernels/contact/held_contacts.settle, each
-        contact's rate the residual to close) is tried, and the passes go on from there: Gauss-Seidel
-        passes a stack's load down level by level. Returns the passes the next call waits before its
-        direct step: FIRST_PASSES after one that held; after one that failed, passes that do a multiple
-        of its work (codes.SETTLE_RETRY_WORK), carried across calls, so that failing tries cost at most a
-        fraction of the passes."""
-        friction = self.contacts.friction
+        """P-step 4 for the contacts (kernels/contact/velocity_correction.py): passes until none changes a
+        rate by vmax, at most `limit`, each contact's friction within its cone together with the
+        impulses it took in the step's loop, `carried` ({key: (3,)}, ContactRows.impulses), with the
+        direct step for the contacts that press and stick tried after `settle_wait` passes. Returns the
+        passes the next call waits before its direct step."""
         earlier = np.array([carried.get(key, NOTHING_CARRIED) for key in self.contacts.key]).reshape(-1, 3)
-        before = self.passes
-        first = min(limit, settle_wait)
-        self.passes = self._kernels.velocity_passes(self.rows, self.block, self.accumulated, friction,
-                                                    self.normal_floor, earlier, twist, self.passes, first, vmax)
-        made = self.passes - before
-        if made < first or made == limit:  # the passes settled the contacts, or none are left
-            return max(settle_wait - made, 1)
-        m = len(self.contacts)
-        # no gap, slip or earlier rate to close from (each its own array: views would compile settle again)
-        held, work = self._held.settle(self.rows, self.accumulated, friction, np.zeros(m), np.zeros((m, 2)),
-                                       np.zeros((m, 3)), twist, 1.0, np.full(m, vmax))
-        self.passes = self._kernels.velocity_passes(self.rows, self.block, self.accumulated, friction,
-                                                    self.normal_floor, earlier, twist, self.passes, limit - made, vmax)
-        return FIRST_PASSES if held else max(made, SETTLE_RETRY_WORK * work // max(m, 1))
+        self.passes, wait = self._velocity.velocity_correction(
+            self.rows, self.block, self.accumulated, self.contacts.friction, self.normal_floor, earlier, twist,
+            self.passes, limit, settle_wait, vmax)
+        return wait
 
 
 def resting_speed(model, h: float) -> float:

@@ -189,7 +189,7 @@ def velocity_pass(contact_rows, block, accumulated, friction, normal_floor, carr
     return largest
 
 
-@entry_kernel
+@kernel
 def velocity_passes(contact_rows, block, accumulated, friction, normal_floor, carried, twist, passes, limit, vmax):
     """velocity_pass until a pass changes no rate by vmax or more, or the passes have stalled
     (STALL_PASSES), at most `limit` passes, each the other way round from the one before (`passes`
