@@ -10,7 +10,6 @@ answers a contact.
 """
 import numpy as np
 
-from ..codes import FIRST_PASSES  # noqa: F401  (step.py takes it from here)
 from ..frames import Frames
 from .detection import Contacts, joined
 from ..instant import Instant

@@ -19,15 +19,15 @@ halving loop, and both share the state's Instant.
 import numpy as np
 
 from .. import drives
-from ..codes import CONTACTS_UNSETTLED, GAP, LCP_GAVE_UP, NON_FINITE, STIFF_SPRING
+from ..codes import CONTACTS_UNSETTLED, FIRST_PASSES, GAP, LCP_GAVE_UP, NON_FINITE, STIFF_SPRING
 from ..failure import Failure, kernel_failure, non_finite
 from ..frames import Frames
 from ..instant import Instant
 from ..integrator import fly
 from ..sleeping import Sleep
 from .detection import Contacts, compiled_shapes, find_contacts
-from .impulse import (FIRST_PASSES, SEPARATION_SPEED, TOUCHING, ContactRows, gap_targets, normal_rates, overlapping,
-                      resolve_impacts, resting_speed)
+from .impulse import (SEPARATION_SPEED, TOUCHING, ContactRows, gap_targets, normal_rates, overlapping, resolve_impacts,
+                      resting_speed)
 from .stewart_trinkle import apply_lcp_impulses, impulses_by_key
 from .lcp_solver import LemkeFailure
 from .motor_hold import MotorHold, holding_motors
