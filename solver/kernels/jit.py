@@ -330,7 +330,7 @@ def _record(group):
     held beside it, so its identity is not reused."""
     found = _records.get(id(group))
     if found is None or found[0] is not group:
-        items = type(group)(*(_record(item) if type(item) in RECORDED else item for item in group))
+        items = with_inner_records(group)
         made = record_from_python(items)
         if made is None:
             made = _make_record(items)
@@ -339,6 +339,11 @@ def _record(group):
                 del _records[next(iter(_records))]
             found = _records[id(group)] = (group, made)
     return found[1]
+
+
+def with_inner_records(group):
+    """The RECORDED tuple `group` with its RECORDED items as their records: what its record is made of."""
+    return type(group)(*(_record(item) if type(item) in RECORDED else item for item in group))
 
 
 def _typeof_argument(dispatcher, arg):

@@ -107,8 +107,7 @@ def test_the_solver_s_records_are_the_ones_numba_makes():
     simulation.step()
     assert len(jit._records) >= 3
     for group, record in list(jit._records.values()):
-        items = type(group)(*(jit._record(item) if type(item) in jit.RECORDED else item for item in group))
-        _assert_laid_out_alike(record, jit._make_record(items))
+        _assert_laid_out_alike(record, jit._make_record(jit.with_inner_records(group)))
 
 
 def test_the_rows_a_step_leaves_are_those_python_reads():
