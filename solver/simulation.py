@@ -239,10 +239,12 @@ class Simulation:
         from steps of h and h/2 when the extrapolation is Richardson's, kernels/richardson). counted:
         the steps go into stats["steps"] (step() counts its own)."""
         k, instant = self._kernels, self.instant
-        instant.ensure_rows()
+        richardson = self.model.settings.extrapolation == "richardson"
+        if richardson or instant.jointed is None:
+            instant.ensure_rows()
         arrays = instant.state_arrays()
         control = np.array([self._substep, self._good_in_a_row], dtype=np.float64)
-        if self.model.settings.extrapolation == "richardson":  # Richardson's steps are whole steps of h
+        if richardson:  # Richardson's steps are whole steps of h
             assert duration == self.h
             done, stopped, status, index, size, length = self._richardson_steps(
                 instant.arrays, instant.settings, arrays, self._saved, self._start, self._coarse, instant.rows,
@@ -250,7 +252,8 @@ class Simulation:
         else:
             done, stopped, status, index, size, length = k.advance_steps(
                 instant.arrays, instant.settings, arrays, self._saved, instant.rows, instant.flight, instant.work,
-                duration, steps, self.h, control, instant.counters, instant.driven)
+                duration, steps, self.h, control, instant.counters, instant.driven, instant.rows_valid)
+        instant.rows_valid = True  # the kernel built them if they were not, and left them at the new instant
         self._take_control(arrays, control)
         if counted:
             self.stats["steps"] += done

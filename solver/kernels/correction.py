@@ -509,15 +509,19 @@ def copy_state(source, target):
 
 
 @borrowing_entry_kernel
-def advance_steps(model, settings, state, saved, rows, flight, work, duration, steps, h, control, stats, driven):
+def advance_steps(model, settings, state, saved, rows, flight, work, duration, steps, h, control, stats, driven,
+                  rows_valid=True):
     """`steps` steps of `duration` each for a mechanism without contacts, in sub-steps (Schmitt §5):
     a sub-step that fails is undone from `saved` (state arrays of the same shapes) and retried at
     half its length; after GROW_AFTER good ones in a row a halved length doubles back, up to h.
     control = (sub-step length, good sub-steps in a row), carried from call to call; `rows` hold the
-    state's instant on entry and on return. One call for many steps: calling a kernel with the
-    model's arrays costs about as much as a four-bar's sub-step. Returns (steps done, why they
-    stopped (0, TOO_MANY_SUBSTEPS or TOO_SHORT), the last failure's status, index, size and the
-    length of its sub-step), the sizes as `substep` returns them."""
+    state's instant on return, and on entry unless `rows_valid` is False (then they are built first:
+    Python then needs no compiled entry of its own for the rows). One call for many steps: calling a
+    kernel with the model's arrays costs about as much as a four-bar's sub-step. Returns (steps done,
+    why they stopped (0, TOO_MANY_SUBSTEPS or TOO_SHORT), the last failure's status, index, size and
+    the length of its sub-step), the sizes as `substep` returns them."""
+    if not rows_valid:
+        joint_rows.build(model, settings.solver, state.position, state.rotation, rows)
     status, index, size, failed_length = DONE, -1, 0.0, 0.0
     rejected = np.inf  # the imbalance of the last sub-step the energy gate undid, J (inf: none since one was kept)
     for step in range(steps):
