@@ -7,7 +7,8 @@ inside its callers (jit.InnerDispatcher), so its own optimised module and machin
 a kernel at depth d of the call tree was optimised in full and compiled to machine code d + 1 times
 (docs/compile_time.md). Here such a kernel's library stops after the per-function passes and the
 cheap module pass, and only holds its IR for its callers to link; the entry kernels' libraries are
-numba's own and optimise and compile everything they contain once.
+numba's own and optimise and compile everything they contain once. Both run LLVM's passes at
+OPT_LEVEL.
 
 Its cache entry is that IR, in a kind of serialisation of its own, loaded back without machine code.
 What a caller finds at run time is unchanged: a cached entry kernel has never loaded its callees'
@@ -25,22 +26,48 @@ from numba.core import codegen, compiler, config
 
 CHECKED_VERSIONS = ((0, 62), (0, 68))  # the numba versions whose internals this was written against
 
+# LLVM's optimisation level for the solver's kernels (numba's is 3): O3's further passes took a tenth
+# of a contact scene's cold compile and bought no run time measurable (docs/compile_time.md).
+OPT_LEVEL = 1
+
 IR_KIND = "mechbake-ir"  # the cache payload of an inner kernel: the IR its callers link
 ENTRY_KIND = "mechbake-entry"  # an entry kernel's: (its machine code, the names it defines)
 
 
-class InnerCodeLibrary(codegen.JITCodeLibrary):
-    """The code of one inner kernel: IR for its callers to link, never given to the JIT engine."""
+class SolverCodeLibrary(codegen.JITCodeLibrary):
+    """numba's code library with its passes at OPT_LEVEL."""
+
+    def _optimize_functions(self, ll_module):
+        ll_module.data_layout = self._codegen._data_layout
+        for function in ll_module.functions:
+            passes, builder = self._codegen._function_pass_manager(opt=OPT_LEVEL)
+            with self._recorded_timings.record(f"Function passes on {function.name!r}", builder):
+                passes.run(function, builder)
 
     def _optimize_final_module(self):
-        """The cheap module pass only (numba's first, which gathers reference counts for pruning):
-        the full optimisation is the caller's, over the linked module."""
+        """numba's two module passes: the cheap one, which gathers reference counts for pruning, then
+        the full one."""
+        self._cheap_module_pass()
+        passes, builder = self._codegen._module_pass_manager(opt=OPT_LEVEL)
+        with self._recorded_timings.record("Module passes (full optimization)", builder):
+            passes.run(self._final_module, builder)
+
+    def _cheap_module_pass(self):
         passes, builder = self._codegen._module_pass_manager(loop_vectorize=self._codegen._loopvect,
                                                              slp_vectorize=False, opt=self._codegen._opt_level,
                                                              cost="cheap")
-        passes.run(self._final_module, builder)
+        with self._recorded_timings.record("Module passes (cheap optimization for refprune)", builder):
+            passes.run(self._final_module, builder)
         if not config.LLVM_REFPRUNE_PASS:
             self._final_module = codegen.remove_redundant_nrt_refct(self._final_module)
+
+
+class InnerCodeLibrary(SolverCodeLibrary):
+    """The code of one inner kernel: IR for its callers to link, never given to the JIT engine."""
+
+    def _optimize_final_module(self):
+        """The cheap module pass only: the full optimisation is the caller's, over the linked module."""
+        self._cheap_module_pass()
 
     def _finalize_final_module(self):
         self._finalize_dynamic_globals()
@@ -66,7 +93,7 @@ class InnerCodeLibrary(codegen.JITCodeLibrary):
         return self
 
 
-class EntryCodeLibrary(codegen.JITCodeLibrary):
+class EntryCodeLibrary(SolverCodeLibrary):
     """The code of one entry kernel: machine code, cached without IR."""
 
     def serialize_using_object_code(self):
@@ -111,7 +138,8 @@ def _numba_fits() -> bool:
     major, minor = (int(part) for part in numba.__version__.split(".")[:2])
     return CHECKED_VERSIONS[0] <= (major, minor) <= CHECKED_VERSIONS[1] and all(
         hasattr(codegen.CPUCodeLibrary, name) for name in ("_finalize_dynamic_globals", "_verify_declare_only_symbols",
-                                                           "_get_module_for_linking", "_optimize_final_module"))
+                                                           "_get_module_for_linking", "_optimize_final_module",
+                                                           "_optimize_functions"))
 
 
 FITS = _numba_fits()
