@@ -1,12 +1,16 @@
 """What the solver's process changes in numba to compile less (kernels/jit.py), each change only in
 what is compiled, never in what a kernel computes: an array assigned to a slice of another shape raises
-numba's plain ValueError, compile flags compare as numba defines them but faster, and an overload's
-implementation is compiled once for kernels with and without a Python entry."""
+numba's plain ValueError, compile flags compare as numba defines them but faster, an overload's
+implementation is compiled once for kernels with and without a Python entry, and a call's type is
+resolved once for the same argument types."""
+import operator
+
 import numba
 import numpy as np
 import pytest
-from numba.core import event
+from numba.core import errors, event, types, utils
 from numba.core.compiler import Flags
+from numba.core.registry import cpu_target
 
 from mechbake.solver.kernels import jit
 
@@ -81,3 +85,27 @@ def test_an_overload_is_compiled_once_for_kernels_with_and_without_a_python_entr
         assert entry(3) == 6
     empties = [args for module, name, args in listener.compiled if name == "ol_np_empty.<locals>.impl"]
     assert empties == ["(UniTuple(int64, 2), class(uint16))"]
+
+
+def test_a_call_type_is_resolved_once_for_the_same_argument_types(monkeypatch):
+    """numba orders a function's templates once per resolution it makes: counted, a repeated
+    resolution makes none, one of other types makes its own, and one that fails fails each time."""
+    assert jit.CALL_TYPES_KEPT
+    resolutions = []
+    ordered = utils.order_by_target_specificity
+    monkeypatch.setattr(utils, "order_by_target_specificity",
+                        lambda *args, **kwargs: resolutions.append(args) or ordered(*args, **kwargs))
+    context = cpu_target.typing_context
+    context.refresh()
+    getitem = context.resolve_value_type(operator.getitem)
+    grid = types.Array(types.uint16, 3, "C")  # a type no kernel indexes
+    index = types.UniTuple(types.intp, 3)
+    assert getitem.get_call_type(context, (grid, index), {}).return_type == types.uint16
+    assert getitem.get_call_type(context, (grid, index), {}).return_type == types.uint16
+    assert len(resolutions) == 1
+    row = getitem.get_call_type(context, (grid, types.intp), {})
+    assert row.return_type == types.Array(types.uint16, 2, "C") and len(resolutions) == 2
+    for _ in range(2):
+        with pytest.raises(errors.TypingError):
+            getitem.get_call_type(context, (grid, types.unicode_type), {})
+    assert len(resolutions) == 4
