@@ -51,17 +51,19 @@ def lemke(M: np.ndarray, q: np.ndarray, max_pivots: int | None = None, guess: np
                 compiled.SINGULAR_BASIS: "the basis became singular"}
     if guess is not None and guess.any():
         slack = GUESS_TOLERANCE * max(1.0, float(np.abs(q).max()))
-        status = compiled.warm_run(M, q, guess, slack, PIVOT_TOLERANCES[0], max_pivots, np.empty(n), basis, block,
-                                   block_row, z_rows, free_rows, w_basic, column, ratios, work, unit, inverse, z)
+        status = compiled.run_lemke(M, q, True, guess, slack, np.empty(n), PIVOT_TOLERANCES[0], max_pivots,
+                                    basis, block, block_row, z_rows, free_rows, w_basic, column, ratios, work, unit,
+                                    inverse, z)
         if status == compiled.SOLVED:
             return z
     coverings = [np.ones(n), np.maximum(-q, 0.0) + 1e-3 * max(1.0, float(np.abs(q).max()))]
     coverings += [1.0 + np.random.default_rng(seed).random(n) for seed in range(4)]  # fixed: runs repeat
     status = compiled.SECONDARY_RAY  # replaced by every run below
+    no_guess = np.zeros(n, dtype=bool)
     for tolerance in PIVOT_TOLERANCES:
         for covering in coverings:
-            status = compiled.lemke_run(M, q, covering, tolerance, max_pivots, basis, block, block_row, z_rows,
-                                        free_rows, w_basic, column, ratios, work, unit, inverse, z)
+            status = compiled.run_lemke(M, q, False, no_guess, 0.0, covering, tolerance, max_pivots, basis, block,
+                                        block_row, z_rows, free_rows, w_basic, column, ratios, work, unit, inverse, z)
             if status == compiled.SOLVED:
                 return z
     raise LemkeFailure(failures[status])

@@ -48,7 +48,7 @@ def test_a_guessed_support_gives_the_solution_and_a_wrong_guess_is_not_taken(see
 @pytest.mark.parametrize("seed", range(10))
 def test_lemke_starts_from_a_guess_that_missed_some_supports(seed):
     """A guess with a few supports wrong is not a solution, but Lemke's algorithm started from its
-    basis (the kernel's warm_run, which lemke() tries before a cold start) pivots to the solution."""
+    basis (run_lemke with warm set, which lemke() tries before a cold start) pivots to the solution."""
     from mechbake.solver.kernels.contact import lemke as compiled
 
     rng = np.random.default_rng(seed)
@@ -62,8 +62,9 @@ def test_lemke_starts_from_a_guess_that_missed_some_supports(seed):
     guess[rng.choice(n, size=3, replace=False)] ^= True
     basis, block_row, z_rows, free_rows, w_basic = (np.empty(n, dtype=np.int64) for _ in range(5))
     covering, column, ratios, work, unit, warm = (np.empty(n) for _ in range(6))
-    status = compiled.warm_run(M, q, guess, 1e-12, 1e-10, 50 * (n + 1), covering, basis, np.empty((n, n)), block_row,
-                               z_rows, free_rows, w_basic, column, ratios, work, unit, np.empty((n, n)), warm)
+    status = compiled.run_lemke(M, q, True, guess, 1e-12, covering, 1e-10, 50 * (n + 1), basis,
+                                np.empty((n, n)), block_row, z_rows, free_rows, w_basic, column, ratios, work, unit,
+                                np.empty((n, n)), warm)
     assert status == compiled.SOLVED
     assert np.allclose(warm, z, atol=1e-9)
 

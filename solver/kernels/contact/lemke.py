@@ -26,6 +26,9 @@ Workspace, allocated once by the caller, for n unknowns:
   inverse (n, n)         B^-1 transposed (row k is B^-1 e_k), formed only when the ratio test ties
                          exactly
   z (n,)                 the solution, written when the status is SOLVED
+
+Python calls `run_lemke`, one entry for the cold and the warm start, so that the pivoting they share
+is optimised and compiled to machine code once.
 """
 from ..jit import entry_kernel, kernel
 
@@ -36,6 +39,18 @@ SINGULAR_BASIS = 3  # the basis has an exactly zero pivot
 
 
 @entry_kernel
+def run_lemke(M, q, warm, support, slack, covering, tolerance, max_pivots, basis, block, block_row, z_rows, free_rows,
+              w_basic, column, ratios, work, unit, inverse, z):
+    """warm_run from the guessed basis of `support` when `warm`, else lemke_run along `covering`;
+    returns their status."""
+    if warm:
+        return warm_run(M, q, support, slack, tolerance, max_pivots, covering, basis, block, block_row, z_rows,
+                        free_rows, w_basic, column, ratios, work, unit, inverse, z)
+    return lemke_run(M, q, covering, tolerance, max_pivots, basis, block, block_row, z_rows, free_rows, w_basic,
+                     column, ratios, work, unit, inverse, z)
+
+
+@kernel
 def lemke_run(M, q, covering, tolerance, max_pivots, basis, block, block_row, z_rows, free_rows, w_basic, column,
               ratios, work, unit, inverse, z):
     """Lemke's algorithm from the basis w = q, z0 entering along the covering vector; returns a status.
@@ -50,7 +65,7 @@ def lemke_run(M, q, covering, tolerance, max_pivots, basis, block, block_row, z_
                        free_rows, w_basic, column, ratios, work, unit, inverse, z)
 
 
-@entry_kernel
+@kernel
 def warm_run(M, q, support, slack, tolerance, max_pivots, covering, basis, block, block_row, z_rows, free_rows,
              w_basic, column, ratios, work, unit, inverse, z):
     """Lemke's algorithm from a guessed basis B: the z of `support` (n,) bool and the other w. When
