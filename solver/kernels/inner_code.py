@@ -26,8 +26,8 @@ from numba.core import codegen, compiler, config
 
 CHECKED_VERSIONS = ((0, 62), (0, 68))  # the numba versions whose internals this was written against
 
-# LLVM's optimisation level for the solver's kernels (numba's is 3): O3's further passes took a tenth
-# of a contact scene's cold compile and bought no run time measurable (docs/compile_time.md).
+# LLVM's optimisation level for the solver's kernels (numba's is 3): O3's passes cost a twentieth of a
+# contact scene's cold compile more than O1's and bought no run time measurable (docs/compile_time.md).
 OPT_LEVEL = 1
 
 IR_KIND = "mechbake-ir"  # the cache payload of an inner kernel: the IR its callers link
