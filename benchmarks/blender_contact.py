@@ -19,10 +19,10 @@ import bpy  # noqa: E402
 import mechbake  # noqa: E402
 from mechbake.solver import warm_up  # noqa: E402
 from blender_build import add_box, set_frames  # noqa: E402
+from contact_scenes import DOMINO, domino_poses  # noqa: E402
 
 FRAMES = 250
 CUBE, CUBES = 0.4, 10
-DOMINO, DOMINOES, SPACING, TIP = (0.06, 0.3, 0.6), 12, 0.35, math.radians(20.0)
 GOAL = 10  # issue 24: within 10x Bullet's time
 
 
@@ -32,16 +32,8 @@ def tower(role: str) -> list:
 
 def dominoes(role: str) -> list:
     """The first tipped about its front bottom edge toward the others."""
-    width, _, height = DOMINO
-    pieces = []
-    for k in range(DOMINOES):
-        x, z, tilt = k * SPACING, height / 2, 0.0
-        if k == 0:  # turned about its edge at x = width / 2 on the floor
-            tilt = TIP
-            x = width / 2 - (width / 2) * math.cos(TIP) + (height / 2) * math.sin(TIP)
-            z = (width / 2) * math.sin(TIP) + (height / 2) * math.cos(TIP)
-        pieces.append(add_box(f"Domino{k}", DOMINO, (x, 0, z), rotation=(0, tilt, 0), mass=1.0, role=role))
-    return pieces
+    return [add_box(f"Domino{k}", DOMINO, (x, 0, z), rotation=(0, tilt, 0), mass=1.0, role=role)
+            for k, (x, z, tilt) in enumerate(domino_poses())]
 
 
 def floor(role: str):

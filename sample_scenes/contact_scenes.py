@@ -1,6 +1,9 @@
 """Contact scenes in the file format, shared by the solver's tests and the benchmarks that measure
 the same scenes: boxes, floors and a terrain; the resting bodies of the stacking tests; a box dropped
-flat and a Newton's cradle (issue 24's physics cases)."""
+flat and a Newton's cradle (issue 24's physics cases); the row of dominoes benchmarks/blender_contact.py
+also builds in Blender."""
+import math
+
 import numpy as np
 
 G = 9.81
@@ -55,6 +58,31 @@ def box_tower(count: int = 3, method: str = "impulse", h: float = 0.01) -> dict:
     bodies = [box_body(f"box{k + 1}", position=(0, 0, SIZE * (k + 0.5)), size=SIZE, mass=MASS) for k in range(count)]
     return {"format": "mechbake/1", "gravity": [0, 0, -G], "settings": {"h": h, "dmax": 1e-7, "contact_method": method},
             "bodies": bodies, "joints": [], "obstacles": [floor()]}
+
+
+DOMINO, DOMINOES, SPACING, TIP = (0.06, 0.3, 0.6), 12, 0.35, math.radians(20.0)  # m, count, m, rad
+
+
+def domino_poses() -> list[tuple[float, float, float]]:
+    """Each domino's (x, z, tilt about y): standing SPACING apart on the floor, the first tipped by TIP
+    about its front bottom edge (at x = width / 2) toward the others."""
+    width, _, height = DOMINO
+    poses = [(k * SPACING, height / 2, 0.0) for k in range(DOMINOES)]
+    poses[0] = (width / 2 - (width / 2) * math.cos(TIP) + (height / 2) * math.sin(TIP),
+                (width / 2) * math.sin(TIP) + (height / 2) * math.cos(TIP), TIP)
+    return poses
+
+
+def dominoes(h: float = 1 / 240) -> dict:
+    """The dominoes of 1 kg on a floor, friction 0.5."""
+    width, depth, height = DOMINO
+    inertia = [(depth**2 + height**2) / 12, (width**2 + height**2) / 12, (width**2 + depth**2) / 12]
+    bodies = [{"name": f"d{k}", "mass": 1.0, "inertia": inertia, "position": [x, 0, z],
+               "orientation": [math.cos(tilt / 2), 0, math.sin(tilt / 2), 0],
+               "shape": {"type": "box", "size": list(DOMINO)}, "friction": 0.5}
+              for k, (x, z, tilt) in enumerate(domino_poses())]
+    return {"format": "mechbake/1", "gravity": [0, 0, -G], "bodies": bodies, "joints": [], "obstacles": [floor()],
+            "settings": {"h": h}}
 
 
 def dropped_box(method: str, restitution: float, inertia: float, drop: float = 0.3, h: float = 0.01) -> dict:
