@@ -2,6 +2,7 @@
 first step (run from the checkout's root, with an empty cache to see the cold compile):
 
     MECHBAKE_CACHE_DIR=$(mktemp -d) python docs/compile_time/per_kernel.py "four_balls()"
+    MECHBAKE_CACHE_DIR=$(mktemp -d) python docs/compile_time/per_kernel.py "contact_scenes.box_tower()"
 
 TOP=n lists the n costliest kernels (30).
 """
@@ -17,6 +18,7 @@ from checkout import import_checkout_as_mechbake  # noqa: E402
 import_checkout_as_mechbake()
 from numba.core import event  # noqa: E402
 
+import contact_scenes  # noqa: E402,F401
 import mechanisms  # noqa: E402
 from mechbake.solver import Model, Simulation  # noqa: E402
 
@@ -41,7 +43,8 @@ class Listener(event.Listener):
 
 event.register("numba:compile", Listener())
 began = time.process_time()
-simulation = Simulation(Model.from_dict(eval("mechanisms." + sys.argv[1])))
+scene = sys.argv[1] if "." in sys.argv[1].split("(")[0] else "mechanisms." + sys.argv[1]
+simulation = Simulation(Model.from_dict(eval(scene)))
 simulation.step()
 print(f"first step: {time.process_time() - began:.1f} s of CPU, compiles {sum(own_seconds.values()):.1f} s")
 print(" own s  signatures  kernel")

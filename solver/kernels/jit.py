@@ -1,9 +1,10 @@
 """How every kernel is compiled: numba's `njit`, cached on disk in a writable per-user folder.
 
-This module is the only place that imports numba (with inner_code.py, which it imports once numba is
-configured), and only the kernels import it, so `import mechbake.solver` (and Blender's `register()`)
-stays free of numba; the kernels are imported when the first Simulation is made. Which code numba
-makes of a kernel, and how it is cached: inner_code.py. Where the cache is, and how it is keyed: cache.py (call
+This module is the only place that imports numba (with inner_code.py and numba_patches.py, which it
+imports once numba is configured), and only the kernels import it, so `import mechbake.solver` (and
+Blender's `register()`) stays free of numba; the kernels are imported when the first Simulation is
+made. Which code numba makes of a kernel, and how it is cached: inner_code.py; what this process
+changes in numba's compile: numba_patches.py. Where the cache is, and how it is keyed: cache.py (call
 `set_cache_folder()` before the first Simulation). With NUMBA_DISABLE_JIT=1 the kernels run as
 plain Python.
 """
@@ -36,6 +37,7 @@ if is_generic(CACHE_FOLDER):  # shipped kernels: numba's cache keys them by CPU,
 from numba.core import caching, event, types as numba_types  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
 
+from . import numba_patches  # noqa: E402,F401  (how numba compiles, changed for this process)
 from .inner_code import ENTRY_PIPELINE, PIPELINE as INNER_PIPELINE  # noqa: E402  (numba imported as configured above)
 from .records import make_record, record_from_python  # noqa: E402
 
@@ -106,135 +108,6 @@ def cache_complete() -> bool:
     """Whether the warm-up has compiled every kernel into CACHE_FOLDER (or shipped kernels filled it):
     asked as each Simulation starts, since Blender's warm-up may finish while the kernels are loaded."""
     return is_complete(CACHE_FOLDER)
-
-
-def _plain_slice_errors() -> bool:
-    """Have an array assigned to a slice of another shape raise numba's plain ValueError ("cannot
-    assign slice from input of different size") instead of one naming both shapes. The named shapes
-    are formatted by compiled string code in the error path of every such assignment, which cost a
-    sixth of a contact scene's cold compile (docs/compile_time.md). The message is the only change,
-    for every numba kernel in the process. False where this numba has no such overload to swap."""
-    from numba.core.typing import templates
-    from numba.np import arrayobj
-
-    raising = getattr(arrayobj, "raise_with_shape_context", None)
-    plain = getattr(arrayobj, "ol_raise_with_shape_context_generic", None)
-    swapped = False
-    for function, function_type in templates.builtin_registry.globals:
-        if raising is not None and plain is not None and function is raising:
-            for template in function_type.templates:
-                if template.metadata.get("target") == "CPU":
-                    template._overload_func = staticmethod(plain)
-                    swapped = True
-    return swapped
-
-
-PLAIN_SLICE_ERRORS = _plain_slice_errors()
-
-
-def _quick_flag_comparison() -> bool:
-    """Have numba compare its compile flags without reading each option through its property. Every
-    call typed against an overload looks up numba's cache of overloads by a key that holds the flags of
-    the compile, and comparing two sets of flags read all 22 options through properties on both sides:
-    about a second of a contact scene's cold compile (docs/compile_time.md). Same values, same hash,
-    same equality; False where this numba's flags are not the TargetConfig read against (0.62, 0.68)."""
-    from numba.core import targetconfig
-
-    config = targetconfig.TargetConfig
-    if not (hasattr(config, "values") and "_values" in getattr(config, "__slots__", ())):
-        return False
-
-    def values(self) -> dict:
-        own = self._values
-        return {name: own[name] if name in own else option.default for name, option in self.options.items()}
-
-    def equal(self, other):
-        if self is other:
-            return True
-        if type(self) is type(other):  # the same options: only those set on either side can differ
-            mine, theirs, options = self._values, other._values, self.options
-            return all(mine.get(name, options[name].default) == theirs.get(name, options[name].default)
-                       for name in mine.keys() | theirs.keys())
-        if isinstance(other, config):
-            return values(self) == values(other)
-        return NotImplemented
-
-    def hashed(self) -> int:
-        return hash(tuple(sorted(self.options)))  # numba's hash: that of the sorted names of the options
-
-    config.values, config.__eq__, config.__hash__ = values, equal, hashed
-    return True
-
-
-QUICK_FLAG_COMPARISON = _quick_flag_comparison()
-
-
-def _overloads_shared_by_wrappers() -> bool:
-    """Compile an @overload's implementation (numba's np.empty, an array's copy, …) once for the kernels
-    with a Python entry and those without. numba keys its overload implementations by every flag of the
-    kernel being compiled, so np.empty(n) was compiled again for an entry kernel, an inner kernel and a
-    kernel twin; but an implementation is built with the overloads' own options (no Python entry) and
-    takes over only the runtime, fast-math, error-model and inlining flags from the kernel, never its
-    wrappers. False where this numba's overload templates are not those read against (0.62, 0.68)."""
-    from numba.core import targetconfig
-    from numba.core.typing import templates
-
-    template = getattr(templates, "_OverloadFunctionTemplate", None)
-    if template is None or not hasattr(template, "_get_impl") or not hasattr(template, "_build_impl"):
-        return False
-    wrappers = ("no_cpython_wrapper", "no_cfunc_wrapper")
-
-    def get_impl(self, args, kws):
-        flags = targetconfig.ConfigStack.top_or_none()
-        set_wrappers = [name for name in wrappers if flags is not None and name in flags.options and flags.is_set(name)]
-        if set_wrappers:
-            flags = flags.copy()
-            for name in set_wrappers:
-                flags.discard(name)
-        cache_key = self.context, tuple(args), tuple(kws.items()), flags
-        found = self._impl_cache.get(cache_key)
-        if found is not None:
-            return found
-        return self._build_impl(cache_key, args, kws)
-
-    template._get_impl = get_impl
-    return True
-
-
-OVERLOADS_SHARED_BY_WRAPPERS = _overloads_shared_by_wrappers()
-
-
-def _call_types_kept() -> bool:
-    """Resolve a function's call type once for the same argument types and compile flags. numba
-    resolves `a[i, j]`, `x * y` and every other call by trying its templates in turn, in typing and
-    again in lowering, for every occurrence: in a contact scene's first compile the same
-    (function, argument types) came up some 8,000 times, for a seventh of the compile. A resolution
-    depends on the typing context, the types and, through the overloads' implementations, on the
-    flags of the kernel being compiled, all in the key; one that fails is not kept (it raises each
-    time, as numba's). False where this numba's function types are not those read against."""
-    from numba.core import targetconfig
-    from numba.core.types import functions
-
-    resolve = functions.BaseFunction.get_call_type
-    if getattr(resolve, "__code__", None) is None or resolve.__code__.co_varnames[:4] != ("self", "context", "args",
-                                                                                           "kws"):
-        return False
-    resolved: dict = {}
-
-    def get_call_type(self, context, args, kws):
-        key = (self, context, tuple(args), tuple(kws.items()), targetconfig.ConfigStack.top_or_none())
-        found = resolved.get(key)
-        if found is None:
-            found = resolve(self, context, args, kws)
-            if found is not None:
-                resolved[key] = found
-        return found
-
-    functions.BaseFunction.get_call_type = get_call_type
-    return True
-
-
-CALL_TYPES_KEPT = _call_types_kept()
 
 
 class InnerDispatcher(CPUDispatcher):

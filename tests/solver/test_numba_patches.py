@@ -1,18 +1,23 @@
-"""What the solver's process changes in numba to compile less (kernels/jit.py), each change only in
+"""What the solver's process changes in numba to compile less (kernels/numba_patches.py), each change only in
 what is compiled, never in what a kernel computes: an array assigned to a slice of another shape raises
 numba's plain ValueError, compile flags compare as numba defines them but faster, an overload's
-implementation is compiled once for kernels with and without a Python entry, and a call's type is
-resolved once for the same argument types."""
+implementation is compiled once for kernels with and without a Python entry, a call's type is
+resolved once for the same argument types, the variables live at a block's entry are computed only
+where asked, reference counts skip the members that hold none, and calls into LLVM announce no event."""
+import copy
 import operator
 
 import numba
 import numpy as np
 import pytest
-from numba.core import errors, event, types, utils
+import llvmlite.binding as llvm
+from llvmlite import ir as llvm_ir
+from numba.core import analysis, compiler, errors, event, postproc, types, utils
+from numba.core.runtime import _nrt_python, rtsys
 from numba.core.compiler import Flags
 from numba.core.registry import cpu_target
 
-from mechbake.solver.kernels import jit
+from mechbake.solver.kernels import numba_patches
 
 
 class Compiles(event.Listener):
@@ -30,7 +35,7 @@ class Compiles(event.Listener):
 
 
 def test_a_slice_of_another_shape_raises_without_compiling_string_code():
-    assert jit.PLAIN_SLICE_ERRORS  # the numba the extension bundles has the overload swapped
+    assert numba_patches.PLAIN_SLICE_ERRORS  # the numba the extension bundles has the overload swapped
 
     @numba.njit
     def assign(target, source):
@@ -56,7 +61,7 @@ def _flags(**values) -> Flags:
 def test_compile_flags_compare_and_hash_as_numba_defines_them():
     """numba: two sets of flags are equal when every option reads the same, set or by default, and
     hash as the names of their options."""
-    assert jit.QUICK_FLAG_COMPARISON
+    assert numba_patches.QUICK_FLAG_COMPARISON
     kinds = [_flags(), _flags(nrt=True), _flags(nrt=False), _flags(nrt=True, no_cpython_wrapper=True),
              _flags(nrt=True, no_cpython_wrapper=False), _flags(nrt=True, no_cpython_wrapper=True),
              _flags(nrt=True, error_model="numpy"), _flags(nrt=True, error_model="python")]
@@ -70,7 +75,7 @@ def test_compile_flags_compare_and_hash_as_numba_defines_them():
 
 
 def test_an_overload_is_compiled_once_for_kernels_with_and_without_a_python_entry():
-    assert jit.OVERLOADS_SHARED_BY_WRAPPERS
+    assert numba_patches.OVERLOADS_SHARED_BY_WRAPPERS
 
     @numba.njit(no_cpython_wrapper=True)
     def inner(n):
@@ -90,7 +95,7 @@ def test_an_overload_is_compiled_once_for_kernels_with_and_without_a_python_entr
 def test_a_call_type_is_resolved_once_for_the_same_argument_types(monkeypatch):
     """numba orders a function's templates once per resolution it makes: counted, a repeated
     resolution makes none, one of other types makes its own, and one that fails fails each time."""
-    assert jit.CALL_TYPES_KEPT
+    assert numba_patches.CALL_TYPES_KEPT
     resolutions = []
     ordered = utils.order_by_target_specificity
     monkeypatch.setattr(utils, "order_by_target_specificity",
@@ -109,3 +114,91 @@ def test_a_call_type_is_resolved_once_for_the_same_argument_types(monkeypatch):
         with pytest.raises(errors.TypingError):
             getitem.get_call_type(context, (grid, types.unicode_type), {})
     assert len(resolutions) == 4
+
+
+def _loops(n):  # a function no kernel is: blocks with different variables live at their entries
+    total, count = 0.0, 0
+    for i in range(n):
+        if i % 3:
+            total += i
+        else:
+            count += 1
+    return total * count
+
+
+def test_the_variables_live_at_a_block_entry_are_computed_only_when_asked(monkeypatch):
+    assert numba_patches.LIVE_VARIABLES_WHEN_ASKED
+    computed = []
+    compute = analysis.compute_live_variables
+    monkeypatch.setattr(analysis, "compute_live_variables", lambda *args: computed.append(1) or compute(*args))
+    assert numba.njit(_loops)(7) == 12.0 * 3
+    assert computed == []  # a whole compile, and none asked
+
+    lazy = compiler.run_frontend(_loops)
+    eager = copy.deepcopy(lazy)
+    postproc.PostProcessor.run.numba_run(postproc.PostProcessor(eager))
+    asked = {offset: lazy.get_block_entry_vars(block) for offset, block in lazy.blocks.items()}
+    assert asked == {offset: eager.get_block_entry_vars(block) for offset, block in eager.blocks.items()}
+    assert len(set(map(frozenset, asked.values()))) > 2
+    assert len(computed) == 2  # numba's and the lazy one, once for all the blocks
+
+
+def test_reference_counts_skip_the_members_that_hold_none():
+    """Incrementing a (float, array, (int, int, int)) extracts the array and its MemInfo, nothing else."""
+    assert numba_patches.MEMINFOS_FOUND_DIRECTLY
+    context = cpu_target.target_context.subtarget(enable_nrt=True)
+    held = types.Tuple((types.float64, types.Array(types.float64, 2, "C"), types.UniTuple(types.intp, 3)))
+    module = llvm_ir.Module()
+    function = llvm_ir.Function(module, llvm_ir.FunctionType(llvm_ir.VoidType(), [context.get_value_type(held)]),
+                                "held")
+    builder = llvm_ir.IRBuilder(function.append_basic_block())
+    context.nrt.incref(builder, held, function.args[0])
+    operations = [instruction.opname for instruction in builder.block.instructions]
+    assert operations == ["extractvalue", "extractvalue", "call"]
+    assert "NRT_incref" in str(builder.block.instructions[-1])
+
+
+@numba.njit(no_cpython_wrapper=True)
+def _first_row_sum(pair):
+    return pair[1][0][0].sum() + pair[0]
+
+
+@numba.njit
+def _pairs_summed(n):
+    total = 0.0
+    for i in range(n):
+        pair = (float(i), (np.ones((2, 3)) * i, 7), np.zeros(2))
+        total += _first_row_sum(pair)
+    return total
+
+
+def test_arrays_inside_tuples_are_freed_once():
+    _pairs_summed(1)  # compiled before the count
+    _nrt_python.memsys_enable_stats()
+    try:
+        allocated = rtsys.get_allocation_stats()
+        assert _pairs_summed(5) == sum(i + 3.0 * i for i in range(5))
+        after = rtsys.get_allocation_stats()
+    finally:
+        _nrt_python.memsys_disable_stats()
+    assert after.alloc - allocated.alloc == after.free - allocated.free >= 10
+    assert after.mi_alloc - allocated.mi_alloc == after.mi_free - allocated.mi_free
+
+
+class Announced(event.Listener):
+    def __init__(self):
+        self.events = 0
+
+    def on_start(self, ev):
+        self.events += 1
+
+    def on_end(self, ev):
+        self.events += 1
+
+
+def test_calls_into_llvm_announce_no_event():
+    assert numba_patches.LLVM_CALLS_UNANNOUNCED
+    announced = Announced()
+    with event.install_listener("numba:llvm_lock", announced):
+        llvm.parse_assembly("define i32 @one() {\n  ret i32 1\n}").verify()
+    assert announced.events == 0

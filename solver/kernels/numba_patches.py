@@ -1,0 +1,234 @@
+"""What the solver's process changes in numba to compile less: each change is only in how numba
+compiles, never in what a kernel computes (docs/compile_time.md measures each). Every patch checks
+that this numba has what it replaces and answers False, changing nothing, where it does not (read
+against the numba versions the extension bundles, 0.62 and 0.68). Imported by jit.py once numba is
+configured."""
+
+
+def _plain_slice_errors() -> bool:
+    """Have an array assigned to a slice of another shape raise numba's plain ValueError ("cannot
+    assign slice from input of different size") instead of one naming both shapes. The named shapes
+    are formatted by compiled string code in the error path of every such assignment, which cost a
+    sixth of a contact scene's cold compile (docs/compile_time.md). The message is the only change,
+    for every numba kernel in the process. False where this numba has no such overload to swap."""
+    from numba.core.typing import templates
+    from numba.np import arrayobj
+
+    raising = getattr(arrayobj, "raise_with_shape_context", None)
+    plain = getattr(arrayobj, "ol_raise_with_shape_context_generic", None)
+    swapped = False
+    for function, function_type in templates.builtin_registry.globals:
+        if raising is not None and plain is not None and function is raising:
+            for template in function_type.templates:
+                if template.metadata.get("target") == "CPU":
+                    template._overload_func = staticmethod(plain)
+                    swapped = True
+    return swapped
+
+
+PLAIN_SLICE_ERRORS = _plain_slice_errors()
+
+
+def _quick_flag_comparison() -> bool:
+    """Have numba compare its compile flags without reading each option through its property. Every
+    call typed against an overload looks up numba's cache of overloads by a key that holds the flags of
+    the compile, and comparing two sets of flags read all 22 options through properties on both sides:
+    about a second of a contact scene's cold compile (docs/compile_time.md). Same values, same hash,
+    same equality; False where this numba's flags are not the TargetConfig read against (0.62, 0.68)."""
+    from numba.core import targetconfig
+
+    config = targetconfig.TargetConfig
+    if not (hasattr(config, "values") and "_values" in getattr(config, "__slots__", ())):
+        return False
+
+    def values(self) -> dict:
+        own = self._values
+        return {name: own[name] if name in own else option.default for name, option in self.options.items()}
+
+    def equal(self, other):
+        if self is other:
+            return True
+        if type(self) is type(other):  # the same options: only those set on either side can differ
+            mine, theirs, options = self._values, other._values, self.options
+            return all(mine.get(name, options[name].default) == theirs.get(name, options[name].default)
+                       for name in mine.keys() | theirs.keys())
+        if isinstance(other, config):
+            return values(self) == values(other)
+        return NotImplemented
+
+    def hashed(self) -> int:
+        return hash(tuple(sorted(self.options)))  # numba's hash: that of the sorted names of the options
+
+    config.values, config.__eq__, config.__hash__ = values, equal, hashed
+    return True
+
+
+QUICK_FLAG_COMPARISON = _quick_flag_comparison()
+
+
+def _overloads_shared_by_wrappers() -> bool:
+    """Compile an @overload's implementation (numba's np.empty, an array's copy, …) once for the kernels
+    with a Python entry and those without. numba keys its overload implementations by every flag of the
+    kernel being compiled, so np.empty(n) was compiled again for an entry kernel, an inner kernel and a
+    kernel twin; but an implementation is built with the overloads' own options (no Python entry) and
+    takes over only the runtime, fast-math, error-model and inlining flags from the kernel, never its
+    wrappers. False where this numba's overload templates are not those read against (0.62, 0.68)."""
+    from numba.core import targetconfig
+    from numba.core.typing import templates
+
+    template = getattr(templates, "_OverloadFunctionTemplate", None)
+    if template is None or not hasattr(template, "_get_impl") or not hasattr(template, "_build_impl"):
+        return False
+    wrappers = ("no_cpython_wrapper", "no_cfunc_wrapper")
+
+    def get_impl(self, args, kws):
+        flags = targetconfig.ConfigStack.top_or_none()
+        set_wrappers = [name for name in wrappers if flags is not None and name in flags.options and flags.is_set(name)]
+        if set_wrappers:
+            flags = flags.copy()
+            for name in set_wrappers:
+                flags.discard(name)
+        cache_key = self.context, tuple(args), tuple(kws.items()), flags
+        found = self._impl_cache.get(cache_key)
+        if found is not None:
+            return found
+        return self._build_impl(cache_key, args, kws)
+
+    template._get_impl = get_impl
+    return True
+
+
+OVERLOADS_SHARED_BY_WRAPPERS = _overloads_shared_by_wrappers()
+
+
+def _call_types_kept() -> bool:
+    """Resolve a function's call type once for the same argument types and compile flags. numba
+    resolves `a[i, j]`, `x * y` and every other call by trying its templates in turn, in typing and
+    again in lowering, for every occurrence: in a contact scene's first compile the same
+    (function, argument types) came up some 8,000 times, for a seventh of the compile. A resolution
+    depends on the typing context, the types and, through the overloads' implementations, on the
+    flags of the kernel being compiled, all in the key; one that fails is not kept (it raises each
+    time, as numba's). False where this numba's function types are not those read against."""
+    from numba.core import targetconfig
+    from numba.core.types import functions
+
+    resolve = functions.BaseFunction.get_call_type
+    if getattr(resolve, "__code__", None) is None or resolve.__code__.co_varnames[:4] != ("self", "context", "args",
+                                                                                           "kws"):
+        return False
+    resolved: dict = {}
+
+    def get_call_type(self, context, args, kws):
+        key = (self, context, tuple(args), tuple(kws.items()), targetconfig.ConfigStack.top_or_none())
+        found = resolved.get(key)
+        if found is None:
+            found = resolve(self, context, args, kws)
+            if found is not None:
+                resolved[key] = found
+        return found
+
+    functions.BaseFunction.get_call_type = get_call_type
+    return True
+
+
+CALL_TYPES_KEPT = _call_types_kept()
+
+
+def _live_variables_when_asked() -> bool:
+    """Compute the variables live at each block's entry only where numba asks for them. numba's
+    post-processor, run after every pass that changes a kernel's control flow (about nine times a
+    kernel), computes them each time for object mode and generators; a nopython kernel never reads
+    them: a thirteenth of a contact scene's cold compile. What the post-processor leaves otherwise is
+    unchanged: the canonical blocks, the (lazy) variable lifetimes, the generator info, the dels."""
+    from numba.core import analysis, ir, postproc, transforms
+
+    run = postproc.PostProcessor.run
+    code = getattr(run, "__code__", None)
+    if (code is None or code.co_varnames[:3] != ("self", "emit_dels", "extend_lifetimes")
+            or not hasattr(postproc, "VariableLifetime") or not hasattr(postproc.PostProcessor, "_insert_var_dels")
+            or not hasattr(ir.FunctionIR, "get_block_entry_vars")):
+        return False
+
+    def run_lazily(self, emit_dels: bool = False, extend_lifetimes: bool = False):
+        function_ir = self.func_ir
+        if function_ir.is_generator:
+            return run(self, emit_dels, extend_lifetimes)
+        function_ir.blocks = transforms.canonicalize_cfg(function_ir.blocks)
+        function_ir.variable_lifetime = postproc.VariableLifetime(function_ir.blocks)
+        function_ir.generator_info = None
+        if emit_dels:
+            self._insert_var_dels(extend_lifetimes=extend_lifetimes)
+
+    def get_block_entry_vars(self, block):
+        if block not in self.block_entry_vars:  # as numba's post-processor computes them
+            lifetime = postproc.VariableLifetime(self.blocks)
+            live = analysis.compute_live_variables(lifetime.cfg, self.blocks, lifetime.usedefs.defmap,
+                                                   lifetime.deadmaps.combined)
+            for offset, each in self.blocks.items():
+                self.block_entry_vars[each] = live[offset]
+        return self.block_entry_vars[block]
+
+    setattr(run_lazily, "numba_run", run)  # numba's own, which the tests compare with
+    postproc.PostProcessor.run = run_lazily
+    ir.FunctionIR.get_block_entry_vars = get_block_entry_vars
+    return True
+
+
+LIVE_VARIABLES_WHEN_ASKED = _live_variables_when_asked()
+
+
+def _meminfos_found_directly() -> bool:
+    """Increment and decrement a value's reference counts without extracting its members that hold
+    none. numba finds a value's MemInfos by extracting every member, recursively (an array's shape and
+    strides, a tuple's floats) and emits those extractions as dead code: a fifth of the instructions
+    of a contact scene's kernels, lowered, written out and parsed for LLVM to delete. A member is
+    skipped only where numba's own search through it would find no MemInfo (a type met again while
+    its members are searched counts as holding one)."""
+    from numba.core.runtime import context
+
+    if getattr(getattr(context.NRTContext, "get_meminfos", None), "__code__", None) is None:
+        return False
+    holding: dict = {}
+
+    def holds(models, builder, member_type) -> bool:
+        key = models, member_type
+        if key not in holding:
+            holding[key] = True
+            model = models[member_type]
+            holding[key] = model.has_nrt_meminfo() or any(holds(models, builder, inner)
+                                                          for inner, _ in model.traverse(builder))
+        return holding[key]
+
+    def get_meminfos(self, builder, ty, val):
+        """numba's list of (type, MemInfo) inside the value."""
+        models = self._context.data_model_manager
+        model = models[ty]
+        found = [(ty, model.get_nrt_meminfo(builder, val))] if model.has_nrt_meminfo() else []
+        for member_type, member in model.traverse(builder):
+            if holds(models, builder, member_type):
+                found.extend(self.get_meminfos(builder, member_type, member(val)))
+        return found
+
+    context.NRTContext.get_meminfos = get_meminfos
+    return True
+
+
+MEMINFOS_FOUND_DIRECTLY = _meminfos_found_directly()
+
+
+def _llvm_calls_unannounced() -> bool:
+    """Stop numba announcing each call into LLVM as a pair of "numba:llvm_lock" events, which only
+    feed the LLVM-lock timer of a kernel's compile metadata: about 5 µs a call, some 70,000 calls in a
+    contact scene's cold compile. The lock itself stays."""
+    import llvmlite.binding as llvm
+
+    callbacks = getattr(getattr(llvm.ffi.lib, "_lock", None), "_cblist", None)
+    if not isinstance(callbacks, list):
+        return False
+    announcing = [pair for pair in callbacks if getattr(pair[0], "__module__", None) == "numba.core.base"]
+    for acquired, released in announcing:
+        llvm.ffi.unregister_lock_callback(acquired, released)
+    return bool(announcing)
+
+
+LLVM_CALLS_UNANNOUNCED = _llvm_calls_unannounced()
