@@ -131,7 +131,7 @@ class InnerDispatcher(CPUDispatcher):
 # joints' rows, the work arrays): a call from Python types each of them once, by identity.
 LASTING = frozenset((ModelArrays, ShapeTable, SolverSettings, RowArrays, WorkArrays))
 # Of those, the ones kernels take as records (records.py), made once per tuple: Python keeps the tuple
-RECORDED = frozenset((ModelArrays, RowArrays, WorkArrays))
+RECORDED = frozenset((ModelArrays, ShapeTable, RowArrays, WorkArrays))
 SCALARS = frozenset((float, bool, np.float64, np.int64, np.bool_, type(None)))  # None: a kernel's `driven`
 FAST_CALLS = 8  # argument typings an entry kernel keeps, the oldest dropped first; each holds its lasting arrays
 _ARRAY_FLAGS = 0x1 | 0x2 | 0x100 | 0x400  # C and F contiguous, aligned, writeable: what numba's array type says
