@@ -19,7 +19,7 @@ import_checkout_as_mechbake()
 from numba.core import event  # noqa: E402
 
 import contact_scenes  # noqa: E402,F401
-import mechanisms  # noqa: E402
+import mechanisms  # noqa: E402,F401  (the scene expression names it)
 from mechbake.solver import Model, Simulation  # noqa: E402
 
 open_compiles: list = []  # [name, CPU at its start, CPU of the compiles nested in it]
