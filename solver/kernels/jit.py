@@ -130,7 +130,8 @@ class InnerDispatcher(CPUDispatcher):
 # The arrays a simulation builds once and never rebuilds (the model's, its shapes', the settings, the
 # joints' rows, the work arrays): a call from Python types each of them once, by identity.
 LASTING = frozenset((ModelArrays, ShapeTable, SolverSettings, RowArrays, WorkArrays))
-# Of those, the ones kernels take as records (records.py), made once per tuple: Python keeps the tuple
+# Of those, the ones kernels take as records (records.py), made once per tuple: Python keeps the tuple.
+# Only tuples a simulation keeps belong here (integrator.fly makes a FlightArrays per call: not one)
 RECORDED = frozenset((ModelArrays, ShapeTable, RowArrays, WorkArrays))
 SCALARS = frozenset((float, bool, np.float64, np.int64, np.bool_, type(None)))  # None: a kernel's `driven`
 FAST_CALLS = 8  # argument typings an entry kernel keeps, the oldest dropped first; each holds its lasting arrays
@@ -142,8 +143,9 @@ class EntryDispatcher(CPUDispatcher):
     """A kernel Python calls. numba types every argument of every call, array by array, which for the
     model's and the rows' arrays takes longer than a small scene's kernel runs (docs/contact_step.md).
     A call with LASTING arrays types them once: later calls with the same objects and arguments of
-    the same kinds go straight to the compiled entry numba chose for them. The model's, the rows' and
-    the work arrays' tuples reach the kernel as records of the same arrays (records.py).
+    the same kinds go straight to the compiled entry numba chose for them. The RECORDED tuples (the
+    model's, the shape table, the rows', the work arrays') reach the kernel as records of the same
+    arrays (records.py).
     Kernels that call it call its kernel twin instead (the same function compiled as an inner kernel):
     its machine code is compiled only for what Python calls (inner_code.py)."""
 

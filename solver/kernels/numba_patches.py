@@ -8,8 +8,8 @@ configured."""
 def _plain_slice_errors() -> bool:
     """Have an array assigned to a slice of another shape raise numba's plain ValueError ("cannot
     assign slice from input of different size") instead of one naming both shapes. The named shapes
-    are formatted by compiled string code in the error path of every such assignment, which cost a
-    sixth of a contact scene's cold compile (docs/compile_time.md). The message is the only change,
+    are formatted by compiled string code in the error path of every such assignment
+    (docs/compile_time.md). The message is the only change,
     for every numba kernel in the process. False where this numba has no such overload to swap."""
     from numba.core.typing import templates
     from numba.np import arrayobj
@@ -32,8 +32,8 @@ PLAIN_SLICE_ERRORS = _plain_slice_errors()
 def _quick_flag_comparison() -> bool:
     """Have numba compare its compile flags without reading each option through its property. Every
     call typed against an overload looks up numba's cache of overloads by a key that holds the flags of
-    the compile, and comparing two sets of flags read all 22 options through properties on both sides:
-    about a second of a contact scene's cold compile (docs/compile_time.md). Same values, same hash,
+    the compile, and comparing two sets of flags read every option through its property on both sides
+    (docs/compile_time.md). Same values, same hash,
     same equality; False where this numba's flags are not the TargetConfig read against (0.62, 0.68)."""
     from numba.core import targetconfig
 
@@ -104,8 +104,7 @@ OVERLOADS_SHARED_BY_WRAPPERS = _overloads_shared_by_wrappers()
 def _call_types_kept() -> bool:
     """Resolve a function's call type once for the same argument types and compile flags. numba
     resolves `a[i, j]`, `x * y` and every other call by trying its templates in turn, in typing and
-    again in lowering, for every occurrence: in a contact scene's first compile the same
-    (function, argument types) came up some 8,000 times, for a seventh of the compile. A resolution
+    again in lowering, for every occurrence (docs/compile_time.md). A resolution
     depends on the typing context, the types and, through the overloads' implementations, on the
     flags of the kernel being compiled, all in the key; one that fails is not kept (it raises each
     time, as numba's). False where this numba's function types are not those read against."""
@@ -138,7 +137,7 @@ def _live_variables_when_asked() -> bool:
     """Compute the variables live at each block's entry only where numba asks for them. numba's
     post-processor, run after every pass that changes a kernel's control flow (about nine times a
     kernel), computes them each time for object mode and generators; a nopython kernel never reads
-    them: a thirteenth of a contact scene's cold compile. What the post-processor leaves otherwise is
+    them (docs/compile_time.md). What the post-processor leaves otherwise is
     unchanged: the canonical blocks, the (lazy) variable lifetimes, the generator info, the dels."""
     from numba.core import analysis, ir, postproc, transforms
 
@@ -180,8 +179,8 @@ LIVE_VARIABLES_WHEN_ASKED = _live_variables_when_asked()
 def _meminfos_found_directly() -> bool:
     """Increment and decrement a value's reference counts without extracting its members that hold
     none. numba finds a value's MemInfos by extracting every member, recursively (an array's shape and
-    strides, a tuple's floats) and emits those extractions as dead code: a fifth of the instructions
-    of a contact scene's kernels, lowered, written out and parsed for LLVM to delete. A member is
+    strides, a tuple's floats) and emits those extractions as dead code, lowered, written out and
+    parsed for LLVM to delete (docs/compile_time.md). A member is
     skipped only where numba's own search through it would find no MemInfo (a type met again while
     its members are searched counts as holding one)."""
     from numba.core.runtime import context
@@ -218,8 +217,8 @@ MEMINFOS_FOUND_DIRECTLY = _meminfos_found_directly()
 
 def _llvm_calls_unannounced() -> bool:
     """Stop numba announcing each call into LLVM as a pair of "numba:llvm_lock" events, which only
-    feed the LLVM-lock timer of a kernel's compile metadata: about 5 µs a call, some 70,000 calls in a
-    contact scene's cold compile. The lock itself stays."""
+    feed the LLVM-lock timer of a kernel's compile metadata (docs/compile_time.md). The lock itself
+    stays."""
     import llvmlite.binding as llvm
 
     callbacks = getattr(getattr(llvm.ffi.lib, "_lock", None), "_cblist", None)
