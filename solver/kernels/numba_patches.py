@@ -72,7 +72,8 @@ def _overloads_shared_by_wrappers() -> bool:
     kernel being compiled, so np.empty(n) was compiled again for an entry kernel, an inner kernel and a
     kernel twin; but an implementation is built with the overloads' own options (no Python entry) and
     takes over only the runtime, fast-math, error-model and inlining flags from the kernel, never its
-    wrappers. False where this numba's overload templates are not those read against (0.62, 0.68)."""
+    wrappers. Nor is a C wrapper built for an implementation, which only kernels call. False where
+    this numba's overload templates are not those read against (0.62, 0.68)."""
     from numba.core import targetconfig
     from numba.core.typing import templates
 
@@ -92,6 +93,8 @@ def _overloads_shared_by_wrappers() -> bool:
         found = self._impl_cache.get(cache_key)
         if found is not None:
             return found
+        if not self._jit_options.get("no_cfunc_wrapper", False):  # nothing takes an implementation's address
+            type(self)._jit_options = {**self._jit_options, "no_cfunc_wrapper": True}
         return self._build_impl(cache_key, args, kws)
 
     template._get_impl = get_impl
@@ -231,3 +234,119 @@ def _llvm_calls_unannounced() -> bool:
 
 
 LLVM_CALLS_UNANNOUNCED = _llvm_calls_unannounced()
+
+
+
+def _elements_lowered_directly() -> bool:
+    """Lower the read or write of one element of a C-contiguous array (`a[i, j]`, `a[i] = x`: signed
+    integer indices, a number or boolean element) as its address and one load or store, and a row
+    (`a[i]` of a matrix) as the row's array built in place. numba's own lowering copies the array's
+    struct to the stack, reads every shape and stride and multiplies by steps of one: 30 to 85 LLVM
+    instructions an access, which LLVM then deletes again (docs/compile_time.md). The address is
+    numba's (a negative index wraps once, C order) and so is the row (its MemInfo counted, its parent
+    kept). With bounds checking on, and for any other access, numba's own lowering."""
+    import operator
+
+    from llvmlite import ir as llvm_ir
+    from numba.core import imputils, types
+    from numba.np import arrayobj
+
+    if not all(hasattr(arrayobj, name) for name in ("getitem_arraynd_intp", "getitem_array_tuple", "setitem_array",
+                                                    "load_item", "store_item")):
+        return False
+    lower = imputils.builtin_registry.lower  # numba's registry; the most specific type's implementation is chosen
+
+    def direct(context, array_type, index_types) -> bool:
+        return (array_type.layout == "C" and not context.enable_boundscheck and len(index_types) <= array_type.ndim
+                and isinstance(array_type.dtype, (types.Number, types.Boolean))
+                and all(isinstance(kind, types.Integer) and kind.signed for kind in index_types))
+
+    def field(context, builder, array_type, array, name):
+        return builder.extract_value(array, context.data_model_manager[array_type].get_field_position(name))
+
+    def address(context, builder, array_type, array, index_types, indices):
+        """The address of the element, or of the row's first element, the leading indices name."""
+        shape = field(context, builder, array_type, array, "shape")
+        flat = None
+        for axis in range(array_type.ndim):
+            size = builder.extract_value(shape, axis)
+            if axis < len(index_types):
+                kind = index_types[axis]
+                index = context.cast(builder, indices[axis], kind, types.intp)
+                if not (isinstance(kind, types.IntegerLiteral) and kind.literal_value >= 0):
+                    index = builder.select(builder.icmp_signed("<", index, index.type(0)), builder.add(index, size),
+                                           index)
+            else:
+                index = None
+            if flat is None:
+                flat = index
+            else:
+                flat = builder.mul(flat, size) if index is None else builder.add(builder.mul(flat, size), index)
+        return builder.gep(field(context, builder, array_type, array, "data"), [flat])
+
+    def row(context, builder, array_type, array, row_type, data, leading):
+        """The array of the trailing axes at `data`: numba's view, with the source's MemInfo counted."""
+        model = context.data_model_manager[row_type]
+        shape, strides = (field(context, builder, array_type, array, name) for name in ("shape", "strides"))
+        value = llvm_ir.Constant(model.get_value_type(), llvm_ir.Undefined)
+        row_shape, row_strides = (llvm_ir.Constant(model.get_value_type().elements[model.get_field_position(name)],
+                                                   llvm_ir.Undefined) for name in ("shape", "strides"))
+        nitems = context.get_constant(types.intp, 1)
+        for axis in range(row_type.ndim):
+            size = builder.extract_value(shape, leading + axis)
+            nitems = builder.mul(nitems, size, flags=["nsw"])
+            row_shape = builder.insert_value(row_shape, size, axis)
+            row_strides = builder.insert_value(row_strides, builder.extract_value(strides, leading + axis), axis)
+        members = dict(meminfo=field(context, builder, array_type, array, "meminfo"),
+                       parent=field(context, builder, array_type, array, "parent"), nitems=nitems,
+                       itemsize=field(context, builder, array_type, array, "itemsize"), data=data, shape=row_shape,
+                       strides=row_strides)
+        for name, member in members.items():
+            value = builder.insert_value(value, member, model.get_field_position(name))
+        return imputils.impl_ret_borrowed(context, builder, row_type, value)
+
+    def get(context, builder, sig, array, index_types, indices):
+        array_type, result_type = sig.args[0], sig.return_type
+        pointer = address(context, builder, array_type, array, index_types, indices)
+        if len(index_types) == array_type.ndim:
+            return arrayobj.load_item(context, builder, array_type, pointer)
+        return row(context, builder, array_type, array, result_type, pointer, len(index_types))
+
+    def viewable(sig, index_count) -> bool:
+        result_type = sig.return_type
+        return index_count == sig.args[0].ndim or (isinstance(result_type, types.Array) and result_type.layout == "C"
+                                                   and result_type.ndim == sig.args[0].ndim - index_count)
+
+    @lower(operator.getitem, types.Array, types.Integer)
+    def get_by_integer(context, builder, sig, args):
+        if not (direct(context, sig.args[0], sig.args[1:]) and viewable(sig, 1)):
+            return arrayobj.getitem_arraynd_intp(context, builder, sig, args)
+        return get(context, builder, sig, args[0], sig.args[1:], args[1:])
+
+    @lower(operator.getitem, types.Array, types.BaseTuple)
+    def get_by_tuple(context, builder, sig, args):
+        index_types = tuple(sig.args[1].types)
+        if not (direct(context, sig.args[0], index_types) and viewable(sig, len(index_types))):
+            return arrayobj.getitem_array_tuple(context, builder, sig, args)
+        indices = tuple(builder.extract_value(args[1], k) for k in range(len(index_types)))
+        return get(context, builder, sig, args[0], index_types, indices)
+
+    @lower(operator.setitem, types.Array, types.Integer, types.Any)
+    @lower(operator.setitem, types.Array, types.BaseTuple, types.Any)
+    def set_element(context, builder, sig, args):
+        array_type, index_type, value_type = sig.args
+        index_types = tuple(index_type.types) if isinstance(index_type, types.BaseTuple) else (index_type,)
+        if not (direct(context, array_type, index_types) and len(index_types) == array_type.ndim
+                and isinstance(value_type, (types.Number, types.Boolean))):
+            return arrayobj.setitem_array(context, builder, sig, args)
+        indices = (tuple(builder.extract_value(args[1], k) for k in range(len(index_types)))
+                   if isinstance(index_type, types.BaseTuple) else (args[1],))
+        pointer = address(context, builder, array_type, args[0], index_types, indices)
+        value = context.cast(builder, args[2], value_type, array_type.dtype)
+        return arrayobj.store_item(context, builder, array_type, value, pointer)
+
+    return True
+
+
+ELEMENTS_LOWERED_DIRECTLY = _elements_lowered_directly()
+

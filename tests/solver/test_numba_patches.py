@@ -1,9 +1,10 @@
 """What the solver's process changes in numba to compile less (kernels/numba_patches.py), each change only in
 what is compiled, never in what a kernel computes: an array assigned to a slice of another shape raises
 numba's plain ValueError, compile flags compare as numba defines them but faster, an overload's
-implementation is compiled once for kernels with and without a Python entry, a call's type is
-resolved once for the same argument types, the variables live at a block's entry are computed only
-where asked, reference counts skip the members that hold none, and calls into LLVM announce no event."""
+implementation is compiled once for kernels with and without a Python entry and never with a C entry,
+a call's type is resolved once for the same argument types, the variables live at a block's entry are
+computed only where asked, reference counts skip the members that hold none, calls into LLVM announce no
+event, and an array's element or row is lowered as its address, read and written as numpy does."""
 import copy
 import operator
 
@@ -25,10 +26,12 @@ class Compiles(event.Listener):
 
     def __init__(self):
         self.compiled = []
+        self.options = []
 
     def on_start(self, ev):
         function = ev.data["dispatcher"].py_func
         self.compiled.append((function.__module__, function.__qualname__, str(ev.data["args"])))
+        self.options.append(ev.data["dispatcher"].targetoptions)
 
     def on_end(self, ev):
         pass
@@ -88,8 +91,9 @@ def test_an_overload_is_compiled_once_for_kernels_with_and_without_a_python_entr
     listener = Compiles()
     with event.install_listener("numba:compile", listener):
         assert entry(3) == 6
-    empties = [args for module, name, args in listener.compiled if name == "ol_np_empty.<locals>.impl"]
-    assert empties == ["(UniTuple(int64, 2), class(uint16))"]
+    empties = [k for k, (module, name, args) in enumerate(listener.compiled) if name == "ol_np_empty.<locals>.impl"]
+    assert [listener.compiled[k][2] for k in empties] == ["(UniTuple(int64, 2), class(uint16))"]
+    assert listener.options[empties[0]].get("no_cfunc_wrapper")  # only kernels call it: no C entry
 
 
 def test_a_call_type_is_resolved_once_for_the_same_argument_types(monkeypatch):
@@ -202,3 +206,85 @@ def test_calls_into_llvm_announce_no_event():
     with event.install_listener("numba:llvm_lock", announced):
         llvm.parse_assembly("define i32 @one() {\n  ret i32 1\n}").verify()
     assert announced.events == 0
+
+
+def _accesses(vector, matrix, grid, flags, index):
+    """Reads and writes of elements and rows with positive, negative, literal and narrow indices."""
+    i, j = index, np.int32(-1)
+    matrix[i, j] = vector[-1] + matrix[0, 2]
+    grid[1, -2, i] = 7  # an int stored into a float array
+    flags[j] = not flags[0]
+    row = matrix[-2]  # a row: written through, it writes the matrix
+    row[1] = grid[i, i, -1] * 2.0
+    plane = grid[-1]
+    plane[0, 0] = vector[i] + plane[-1, 2]
+    line = grid[1, 0]
+    line[i] += 0.5
+    return matrix[i, j] + grid[-1, -1, i] + row[i] + line[-1] + vector[i - 1]
+
+
+def test_elements_and_rows_are_read_and_written_as_numpy_does():
+    assert numba_patches.ELEMENTS_LOWERED_DIRECTLY
+    compiled = numba.njit(_accesses)
+    for index in (0, 1, -2):
+        arrays = [np.arange(3.0) + 1, np.arange(9.0).reshape(3, 3), np.arange(27.0).reshape(3, 3, 3),
+                  np.array([True, False, True])]
+        expected = [array.copy() for array in arrays]
+        assert compiled(*arrays, index) == _accesses(*expected, index)
+        for got, wanted in zip(arrays, expected):
+            np.testing.assert_array_equal(got, wanted)
+
+
+@numba.njit
+def _last_row(n):
+    return np.arange(3.0 * n).reshape(n, 3)[-1]
+
+
+def test_a_row_keeps_its_array_and_frees_it_once():
+    _last_row(2)  # compiled before the count
+    _nrt_python.memsys_enable_stats()
+    try:
+        allocated = rtsys.get_allocation_stats()
+        row = _last_row(4)
+        assert list(row) == [9.0, 10.0, 11.0]
+        del row
+        after = rtsys.get_allocation_stats()
+    finally:
+        _nrt_python.memsys_disable_stats()
+    assert after.alloc - allocated.alloc == after.free - allocated.free == 1
+
+
+def test_an_element_is_lowered_as_its_address_and_a_load():
+    """a[i, j] of a C matrix: its indices, wrapped, its address and the load, in less than half of
+    numba's own lowering (which copies the array to the stack and reads every stride)."""
+    from numba.np import arrayobj
+    context = cpu_target.target_context
+    context.refresh()
+    matrix, index = types.Array(types.float64, 2, "C"), types.UniTuple(types.intp, 2)
+    signature = types.float64(matrix, index)
+
+    def lowered(lower) -> list[str]:
+        module = llvm_ir.Module()
+        kind = llvm_ir.FunctionType(context.get_value_type(types.float64),
+                                    [context.get_value_type(matrix), context.get_value_type(index)])
+        function = llvm_ir.Function(module, kind, "element")
+        builder = llvm_ir.IRBuilder(function.append_basic_block())
+        lower(builder, function.args)
+        return [instruction.opname for instruction in function.blocks[0].instructions]
+
+    chosen = context._defns[operator.getitem].find(signature.args)  # the implementation numba picks
+    direct = lowered(lambda builder, args: chosen(context, builder, signature, args))
+    numba_own = lowered(lambda builder, args: arrayobj.getitem_array_tuple(context, builder, signature, args))
+    assert direct[-2:] == ["getelementptr", "load"] and direct.count("select") == 2
+    assert 2 * len(direct) < len(numba_own)
+
+
+def test_with_bounds_checking_an_index_out_of_range_still_raises():
+    @numba.njit(boundscheck=True)
+    def read(vector, i):
+        return vector[i]
+
+    assert read(np.arange(3.0), -3) == 0.0
+    with pytest.raises(IndexError):
+        read(np.arange(3.0), 3)
+
