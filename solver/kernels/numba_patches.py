@@ -350,3 +350,93 @@ def _elements_lowered_directly() -> bool:
 
 ELEMENTS_LOWERED_DIRECTLY = _elements_lowered_directly()
 
+
+def _ranges_lowered_directly() -> bool:
+    """Lower `for i in range(n)` and `range(a, b)` as values: the range as its three numbers, its
+    iterator's start and count computed in place (the step is one), each step's index and its
+    validity as a pair, without numba's structs copied to the stack, its zero-step check and division
+    (about a hundred LLVM instructions a loop, docs/compile_time.md). The loop is numba's: the same
+    counter and index in memory, counted and advanced as numba's are. A range of another step, or
+    one not made in the block that iterates it, goes through numba's own lowering."""
+    from llvmlite import ir as llvm_ir
+    from numba.core import base, cgutils, imputils, types
+    from numba.cpython import rangeobj  # noqa: F401  (numba's range lowering, registered before this one)
+
+    state_type, iterator_type = types.range_state64_type, types.range_iter64_type
+    registered = {(key, signature): implementation for implementation, key, signature
+                  in imputils.builtin_registry.functions}
+    numba_iterate = registered.get(("getiter", (state_type,)))
+    pair_code = [getattr(getattr(base.BaseContext, name, None), "__code__", None)
+                 for name in ("pair_first", "pair_second")]
+    if (numba_iterate is None or ("iternext", (iterator_type,)) not in registered
+            or any(code is None or code.co_varnames[:4] != ("self", "builder", "val", "ty") for code in pair_code)):
+        return False
+    lower = imputils.builtin_registry.lower  # registered after numba's own for the same types: chosen over them
+
+    def members(context, builder, kind, **values):
+        model = context.data_model_manager[kind]
+        value = llvm_ir.Constant(model.get_value_type(), llvm_ir.Undefined)
+        for name, member in values.items():
+            value = builder.insert_value(value, member, model.get_field_position(name))
+        return value
+
+    def member(context, builder, kind, value, name):
+        return builder.extract_value(value, context.data_model_manager[kind].get_field_position(name))
+
+    @lower(range, types.int64)
+    def range_to(context, builder, sig, args):
+        return members(context, builder, state_type, start=context.get_constant(types.int64, 0), stop=args[0],
+                       step=context.get_constant(types.int64, 1))
+
+    @lower(range, types.int64, types.int64)
+    def range_from_to(context, builder, sig, args):
+        return members(context, builder, state_type, start=args[0], stop=args[1],
+                       step=context.get_constant(types.int64, 1))
+
+    def step_of(context, value):
+        """The range's step where it is a constant inserted in this block, else None."""
+        position = context.data_model_manager[state_type].get_field_position("step")
+        while isinstance(value, llvm_ir.InsertValue):
+            if list(value.indices) == [position]:
+                return value.value.constant if isinstance(value.value, llvm_ir.Constant) else None
+            value = value.aggregate
+        return None
+
+    @lower("getiter", state_type)
+    def iterate(context, builder, sig, args):
+        (state,) = args
+        if step_of(context, state) != 1:
+            return numba_iterate(context, builder, sig, args)
+        start, stop = (member(context, builder, state_type, state, name) for name in ("start", "stop"))
+        current = cgutils.alloca_once_value(builder, start)
+        count = cgutils.alloca_once(builder, start.type)
+        difference = builder.sub(stop, start)
+        zero = context.get_constant(types.int64, 0)
+        builder.store(builder.select(builder.icmp_signed(">", difference, zero), difference, zero), count)
+        return members(context, builder, iterator_type, iter=current, stop=stop,
+                       step=context.get_constant(types.int64, 1), count=count)
+
+    @lower("iternext", iterator_type)
+    def next_index(context, builder, sig, args):
+        (iterator,) = args
+        current, count_pointer, step = (member(context, builder, iterator_type, iterator, name)
+                                        for name in ("iter", "count", "step"))
+        count = builder.load(count_pointer)
+        valid = builder.icmp_signed(">", count, context.get_constant(types.int64, 0))
+        index = builder.load(current)
+        with builder.if_then(valid):
+            builder.store(builder.sub(count, context.get_constant(types.int64, 1), flags=["nsw"]), count_pointer)
+            builder.store(builder.add(index, step), current)
+        return members(context, builder, sig.return_type, first=index, second=valid)
+
+    def pair_first(self, builder, val, ty):
+        return builder.extract_value(val, self.data_model_manager[ty].get_field_position("first"))
+
+    def pair_second(self, builder, val, ty):
+        return builder.extract_value(val, self.data_model_manager[ty].get_field_position("second"))
+
+    base.BaseContext.pair_first, base.BaseContext.pair_second = pair_first, pair_second
+    return True
+
+
+RANGES_LOWERED_DIRECTLY = _ranges_lowered_directly()

@@ -4,7 +4,8 @@ numba's plain ValueError, compile flags compare as numba defines them but faster
 implementation is compiled once for kernels with and without a Python entry and never with a C entry,
 a call's type is resolved once for the same argument types, the variables live at a block's entry are
 computed only where asked, reference counts skip the members that hold none, calls into LLVM announce no
-event, and an array's element or row is lowered as its address, read and written as numpy does."""
+event, an array's element or row is lowered as its address, read and written as numpy does, and a loop
+over a range runs as Python runs it with numba's iterator built in place."""
 import copy
 import operator
 
@@ -288,3 +289,59 @@ def test_with_bounds_checking_an_index_out_of_range_still_raises():
     with pytest.raises(IndexError):
         read(np.arange(3.0), 3)
 
+
+def _ranges(n, start):
+    """Loops over ranges made in place (one or two arguments), kept in a variable, and of other steps."""
+    total, last = 0, -100
+    for i in range(n):
+        total += i
+        last = i
+    for i in range(start, n):
+        if i == 5:
+            continue
+        if i > 40:
+            break
+        for j in range(i, start, -1):
+            total += i * j
+    kept = range(start, n)
+    for i in kept:
+        total -= i
+    for i in range(n, start, -2):
+        total += 3 * i
+    return total, last
+
+
+def test_range_loops_run_as_python_runs_them():
+    assert numba_patches.RANGES_LOWERED_DIRECTLY
+    compiled = numba.njit(_ranges)
+    for n, start in ((0, 0), (1, 0), (7, 2), (7, 9), (-3, -8), (60, -4), (3, 10**12)):
+        assert compiled(n, start) == _ranges(n, start)
+
+
+def test_a_zero_step_still_raises():
+    @numba.njit
+    def stepped(n, step):
+        total = 0
+        for i in range(0, n, step):
+            total += i
+        return total
+
+    assert stepped(7, 3) == 9
+    with pytest.raises(ValueError, match="must not be zero"):
+        stepped(7, 0)
+
+
+def test_a_range_made_in_place_is_iterated_without_its_zero_step_check_or_division():
+    context = cpu_target.target_context
+    context.refresh()
+    state_type, iterator_type = types.range_state64_type, types.range_iter64_type
+    module = llvm_ir.Module()
+    function = llvm_ir.Function(module, llvm_ir.FunctionType(llvm_ir.VoidType(), [llvm_ir.IntType(64)]), "loop")
+    builder = llvm_ir.IRBuilder(function.append_basic_block())
+    make = context._defns[range].find((types.int64,))
+    state = make(context, builder, state_type(types.int64), function.args)
+    iterate = context._defns["getiter"].find((state_type,))
+    iterate(context, builder, iterator_type(state_type), (state,))
+    operations = [instruction.opname for block in function.blocks for instruction in block.instructions]
+    assert "sdiv" not in operations and "srem" not in operations and len(function.blocks) == 1
+    assert len(operations) < 20
