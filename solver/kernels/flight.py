@@ -257,9 +257,10 @@ def fly(model, order, time, position, rotation, twist, h, flight, driven):
             flight.position[b, i] = position[b, i] + h * twist[b, i] + 0.5 * h * h * g  # Schmitt (3.4)
             flight.velocity[b, i] = twist[b, i] + h * g
         if not model.body_rotates[b]:
-            flight.omega_terms[b, :, :] = 0.0
-            flight.spin[b, :] = 0.0
             for i in range(3):
+                flight.spin[b, i] = 0.0
+                for k in range(flight.omega_terms.shape[1]):
+                    flight.omega_terms[b, k, i] = 0.0
                 for k in range(3):
                     flight.rotation[b, i, k] = rotation[b, i, k]
             if driven is not None and is_animated(model, b):

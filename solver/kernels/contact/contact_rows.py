@@ -220,7 +220,7 @@ def contact_frames(position, rotation, body_a, body_b, probe_b, radius, normal_a
         a, b = body_a[c], body_b[c]
         normal, tangent, binormal = directions[c, 0], directions[c, 1], directions[c, 2]
         contact_point(position, rotation, a, b, probe_b[c], radius[c], normal_a[c], point[c], normal)
-        helper[:] = 0.0
+        helper[0] = helper[1] = helper[2] = 0.0
         helper[0 if abs(normal[0]) < 0.9 else 1] = 1.0  # any axis well away from the normal
         cross(normal, helper, tangent)
         length = np.sqrt(dot(tangent, tangent))

@@ -57,7 +57,8 @@ def settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, tw
         if held_work < 0:
             return False, work
         work += held_work // PROJECTION_WORK
-        change[:] = 0.0
+        for i in range(change.shape[0]):
+            change[i] = 0.0
         for c in range(m):
             for i in range(3):
                 difference[c, i] = after[c, i] - accumulated[c, i]
@@ -79,7 +80,9 @@ def settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, tw
             return False, work  # sliding: its friction is not a linear row
     for i in range(twist.shape[0]):
         twist[i] += change[i]
-    accumulated[:, :] = after
+    for c in range(m):
+        for i in range(3):
+            accumulated[c, i] = after[c, i]
     return True, work
 
 
@@ -124,7 +127,8 @@ def _held_impulses(contact_rows, coupled, friction, residual, current, pressing,
         for q in range(count):
             remainder[p] -= matrix[p, q] * solution[q]
     work += _solve_dropping_dependent(matrix, remainder)
-    after[:, :] = 0.0
+    for c in range(after.shape[0]):
+        after[c, 0] = after[c, 1] = after[c, 2] = 0.0
     for p in range(count):
         after[held[p] // 3, held[p] % 3] = solution[p] + remainder[p]
     return work + 2 * count * count

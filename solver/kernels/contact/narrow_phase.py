@@ -73,7 +73,10 @@ def _pose(table, slot, position, rotation, origin, frame):
     if table.kind[slot] == BOX:
         box_pose(position[body], rotation[body], table.centre[slot], table.axes[slot], origin, frame)
     else:
-        origin[:], frame[:] = position[body], rotation[body]
+        for i in range(3):
+            origin[i] = position[body, i]
+            for j in range(3):
+                frame[i, j] = rotation[body, i, j]
 
 
 @kernel
