@@ -236,7 +236,6 @@ def _llvm_calls_unannounced() -> bool:
 LLVM_CALLS_UNANNOUNCED = _llvm_calls_unannounced()
 
 
-
 def _elements_lowered_directly() -> bool:
     """Lower the read or write of one element of a C-contiguous array (`a[i, j]`, `a[i] = x`: signed
     integer indices, a number or boolean element) as its address and one load or store, and a row
@@ -257,7 +256,8 @@ def _elements_lowered_directly() -> bool:
     lower = imputils.builtin_registry.lower  # numba's registry; the most specific type's implementation is chosen
 
     def direct(context, array_type, index_types) -> bool:
-        return (array_type.layout == "C" and not context.enable_boundscheck and len(index_types) <= array_type.ndim
+        return (type(array_type) is types.Array and array_type.layout == "C" and not context.enable_boundscheck
+                and len(index_types) <= array_type.ndim
                 and isinstance(array_type.dtype, (types.Number, types.Boolean))
                 and all(isinstance(kind, types.Integer) and kind.signed for kind in index_types))
 
@@ -314,7 +314,7 @@ def _elements_lowered_directly() -> bool:
 
     def viewable(sig, index_count) -> bool:
         result_type = sig.return_type
-        return index_count == sig.args[0].ndim or (isinstance(result_type, types.Array) and result_type.layout == "C"
+        return index_count == sig.args[0].ndim or (type(result_type) is types.Array and result_type.layout == "C"
                                                    and result_type.ndim == sig.args[0].ndim - index_count)
 
     @lower(operator.getitem, types.Array, types.Integer)

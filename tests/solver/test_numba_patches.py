@@ -345,3 +345,18 @@ def test_a_range_made_in_place_is_iterated_without_its_zero_step_check_or_divisi
     operations = [instruction.opname for block in function.blocks for instruction in block.instructions]
     assert "sdiv" not in operations and "srem" not in operations and len(function.blocks) == 1
     assert len(operations) < 20
+
+
+def _nested(records, i):
+    vector = records[i]["v"]
+    vector[0] = vector[-1] + 2.0
+    return vector[1] + records[-1]["v"][i]
+
+
+def test_an_array_inside_a_record_is_read_and_written_as_numpy_does():
+    compiled = numba.njit(_nested)
+    got, expected = (np.zeros(2, dtype=[("v", "f8", (3,))]) for _ in range(2))
+    for records in (got, expected):
+        records["v"] = np.arange(6.0).reshape(2, 3)
+    assert compiled(got, 1) == _nested(expected, 1)
+    np.testing.assert_array_equal(got["v"], expected["v"])
