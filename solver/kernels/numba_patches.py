@@ -236,6 +236,22 @@ def _llvm_calls_unannounced() -> bool:
 LLVM_CALLS_UNANNOUNCED = _llvm_calls_unannounced()
 
 
+def _member(context, builder, kind, value, name: str):
+    """The member `name` of a struct value of numba type `kind`, where numba's data model puts it."""
+    return builder.extract_value(value, context.data_model_manager[kind].get_field_position(name))
+
+
+def _struct(context, builder, kind, **members):
+    """A struct value of numba type `kind` made of the named members, where numba's data model puts them."""
+    from llvmlite import ir as llvm_ir
+
+    model = context.data_model_manager[kind]
+    value = llvm_ir.Constant(model.get_value_type(), llvm_ir.Undefined)
+    for name, member in members.items():
+        value = builder.insert_value(value, member, model.get_field_position(name))
+    return value
+
+
 def _elements_lowered_directly() -> bool:
     """Lower the read or write of one element of a C-contiguous array (`a[i, j]`, `a[i] = x`: signed
     integer indices, a number or boolean element) as its address and one load or store, and a row
@@ -247,7 +263,7 @@ def _elements_lowered_directly() -> bool:
     import operator
 
     from llvmlite import ir as llvm_ir
-    from numba.core import imputils, types
+    from numba.core import cgutils, imputils, types
     from numba.np import arrayobj
 
     if not all(hasattr(arrayobj, name) for name in ("getitem_arraynd_intp", "getitem_array_tuple", "setitem_array",
@@ -261,12 +277,9 @@ def _elements_lowered_directly() -> bool:
                 and isinstance(array_type.dtype, (types.Number, types.Boolean))
                 and all(isinstance(kind, types.Integer) and kind.signed for kind in index_types))
 
-    def field(context, builder, array_type, array, name):
-        return builder.extract_value(array, context.data_model_manager[array_type].get_field_position(name))
-
     def address(context, builder, array_type, array, index_types, indices):
         """The address of the element, or of the row's first element, the leading indices name."""
-        shape = field(context, builder, array_type, array, "shape")
+        shape = _member(context, builder, array_type, array, "shape")
         flat = None
         for axis in range(array_type.ndim):
             size = builder.extract_value(shape, axis)
@@ -282,13 +295,12 @@ def _elements_lowered_directly() -> bool:
                 flat = index
             else:
                 flat = builder.mul(flat, size) if index is None else builder.add(builder.mul(flat, size), index)
-        return builder.gep(field(context, builder, array_type, array, "data"), [flat])
+        return builder.gep(_member(context, builder, array_type, array, "data"), [flat])
 
     def row(context, builder, array_type, array, row_type, data, leading):
         """The array of the trailing axes at `data`: numba's view, with the source's MemInfo counted."""
         model = context.data_model_manager[row_type]
-        shape, strides = (field(context, builder, array_type, array, name) for name in ("shape", "strides"))
-        value = llvm_ir.Constant(model.get_value_type(), llvm_ir.Undefined)
+        shape, strides = (_member(context, builder, array_type, array, name) for name in ("shape", "strides"))
         row_shape, row_strides = (llvm_ir.Constant(model.get_value_type().elements[model.get_field_position(name)],
                                                    llvm_ir.Undefined) for name in ("shape", "strides"))
         nitems = context.get_constant(types.intp, 1)
@@ -297,12 +309,9 @@ def _elements_lowered_directly() -> bool:
             nitems = builder.mul(nitems, size, flags=["nsw"])
             row_shape = builder.insert_value(row_shape, size, axis)
             row_strides = builder.insert_value(row_strides, builder.extract_value(strides, leading + axis), axis)
-        members = dict(meminfo=field(context, builder, array_type, array, "meminfo"),
-                       parent=field(context, builder, array_type, array, "parent"), nitems=nitems,
-                       itemsize=field(context, builder, array_type, array, "itemsize"), data=data, shape=row_shape,
-                       strides=row_strides)
-        for name, member in members.items():
-            value = builder.insert_value(value, member, model.get_field_position(name))
+        kept = {name: _member(context, builder, array_type, array, name) for name in ("meminfo", "parent", "itemsize")}
+        value = _struct(context, builder, row_type, nitems=nitems, data=data, shape=row_shape, strides=row_strides,
+                        **kept)
         return imputils.impl_ret_borrowed(context, builder, row_type, value)
 
     def get(context, builder, sig, array, index_types, indices):
@@ -328,7 +337,7 @@ def _elements_lowered_directly() -> bool:
         index_types = tuple(sig.args[1].types)
         if not (direct(context, sig.args[0], index_types) and viewable(sig, len(index_types))):
             return arrayobj.getitem_array_tuple(context, builder, sig, args)
-        indices = tuple(builder.extract_value(args[1], k) for k in range(len(index_types)))
+        indices = cgutils.unpack_tuple(builder, args[1], len(index_types))
         return get(context, builder, sig, args[0], index_types, indices)
 
     @lower(operator.setitem, types.Array, types.Integer, types.Any)
@@ -339,8 +348,8 @@ def _elements_lowered_directly() -> bool:
         if not (direct(context, array_type, index_types) and len(index_types) == array_type.ndim
                 and isinstance(value_type, (types.Number, types.Boolean))):
             return arrayobj.setitem_array(context, builder, sig, args)
-        indices = (tuple(builder.extract_value(args[1], k) for k in range(len(index_types)))
-                   if isinstance(index_type, types.BaseTuple) else (args[1],))
+        indices = (cgutils.unpack_tuple(builder, args[1], len(index_types)) if isinstance(index_type, types.BaseTuple)
+                   else (args[1],))
         pointer = address(context, builder, array_type, args[0], index_types, indices)
         value = context.cast(builder, args[2], value_type, array_type.dtype)
         return arrayobj.store_item(context, builder, array_type, value, pointer)
@@ -373,24 +382,14 @@ def _ranges_lowered_directly() -> bool:
         return False
     lower = imputils.builtin_registry.lower  # registered after numba's own for the same types: chosen over them
 
-    def members(context, builder, kind, **values):
-        model = context.data_model_manager[kind]
-        value = llvm_ir.Constant(model.get_value_type(), llvm_ir.Undefined)
-        for name, member in values.items():
-            value = builder.insert_value(value, member, model.get_field_position(name))
-        return value
-
-    def member(context, builder, kind, value, name):
-        return builder.extract_value(value, context.data_model_manager[kind].get_field_position(name))
-
     @lower(range, types.int64)
     def range_to(context, builder, sig, args):
-        return members(context, builder, state_type, start=context.get_constant(types.int64, 0), stop=args[0],
+        return _struct(context, builder, state_type, start=context.get_constant(types.int64, 0), stop=args[0],
                        step=context.get_constant(types.int64, 1))
 
     @lower(range, types.int64, types.int64)
     def range_from_to(context, builder, sig, args):
-        return members(context, builder, state_type, start=args[0], stop=args[1],
+        return _struct(context, builder, state_type, start=args[0], stop=args[1],
                        step=context.get_constant(types.int64, 1))
 
     def step_of(context, value):
@@ -407,19 +406,19 @@ def _ranges_lowered_directly() -> bool:
         (state,) = args
         if step_of(context, state) != 1:
             return numba_iterate(context, builder, sig, args)
-        start, stop = (member(context, builder, state_type, state, name) for name in ("start", "stop"))
+        start, stop = (_member(context, builder, state_type, state, name) for name in ("start", "stop"))
         current = cgutils.alloca_once_value(builder, start)
         count = cgutils.alloca_once(builder, start.type)
         difference = builder.sub(stop, start)
         zero = context.get_constant(types.int64, 0)
         builder.store(builder.select(builder.icmp_signed(">", difference, zero), difference, zero), count)
-        return members(context, builder, iterator_type, iter=current, stop=stop,
+        return _struct(context, builder, iterator_type, iter=current, stop=stop,
                        step=context.get_constant(types.int64, 1), count=count)
 
     @lower("iternext", iterator_type)
     def next_index(context, builder, sig, args):
         (iterator,) = args
-        current, count_pointer, step = (member(context, builder, iterator_type, iterator, name)
+        current, count_pointer, step = (_member(context, builder, iterator_type, iterator, name)
                                         for name in ("iter", "count", "step"))
         count = builder.load(count_pointer)
         valid = builder.icmp_signed(">", count, context.get_constant(types.int64, 0))
@@ -427,13 +426,13 @@ def _ranges_lowered_directly() -> bool:
         with builder.if_then(valid):
             builder.store(builder.sub(count, context.get_constant(types.int64, 1), flags=["nsw"]), count_pointer)
             builder.store(builder.add(index, step), current)
-        return members(context, builder, sig.return_type, first=index, second=valid)
+        return _struct(context, builder, sig.return_type, first=index, second=valid)
 
     def pair_first(self, builder, val, ty):
-        return builder.extract_value(val, self.data_model_manager[ty].get_field_position("first"))
+        return _member(self, builder, ty, val, "first")
 
     def pair_second(self, builder, val, ty):
-        return builder.extract_value(val, self.data_model_manager[ty].get_field_position("second"))
+        return _member(self, builder, ty, val, "second")
 
     base.BaseContext.pair_first, base.BaseContext.pair_second = pair_first, pair_second
     return True
