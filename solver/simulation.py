@@ -53,8 +53,8 @@ class Simulation:
         self.h = model.settings.h
         self.stats = {"steps": 0, "substeps": 0, "corrections": 0, "solves": 0, "velocity_solves": 0,
                       "halvings": 0, "energy_halvings": 0, "uncombined": 0, "lcp_fallbacks": 0, "contact_substeps": 0,
-                      "contact_passes": 0, "asleep": 0, "wakes": 0, "rejected": 0, "smallest_substep": self.h,
-                      "largest_error_ratio": 0.0}
+                      "contact_passes": 0, "contact_velocity_passes": 0, "asleep": 0, "wakes": 0, "rejected": 0,
+                      "smallest_substep": self.h, "largest_error_ratio": 0.0}
         self._substep = self.h
         self._good_in_a_row = 0
         sleep = Sleep(model, model.arrays)  # resting islands that sleep (sleeping.py)

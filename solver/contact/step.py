@@ -404,6 +404,7 @@ class ContactStep:
         while True:
             self._velocity_settle_wait = contact_rows.solve_velocities(twist, settings.max_corrections, settings.vmax,
                                                                        self._velocity_settle_wait, carried)
+            self.stats["contact_velocity_passes"] += contact_rows.passes
             if hold is None:
                 return contact_rows
             answer = contact_rows.motor_answer()

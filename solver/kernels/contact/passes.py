@@ -190,16 +190,32 @@ def velocity_pass(contact_rows, block, accumulated, friction, normal_floor, carr
 
 
 @kernel
-def velocity_passes(contact_rows, block, accumulated, friction, normal_floor, carried, twist, passes, limit, vmax):
+def out_of_reach(recent, made, change, tolerance, left):
+    """Whether passes whose change fell from recent[made % STALL_PASSES] (STALL_PASSES passes before) to
+    `change` would need more than `left` further passes to bring it below `tolerance` at that rate:
+    passes converging linearly (a ratio near 1 a pass, as on leaning bodies whose friction slides) that
+    would spend the budget and still stop above the tolerance. Read before `stalled` records `change`."""
+    before = recent[made % STALL_PASSES]
+    if not change < before or before == np.inf or change < tolerance:
+        return False
+    return STALL_PASSES * np.log(tolerance / change) / np.log(change / before) > left
+
+
+@kernel
+def velocity_passes(contact_rows, block, accumulated, friction, normal_floor, carried, twist, passes, limit, vmax,
+                    foresee):
     """velocity_pass until a pass changes no rate by vmax or more, or the passes have stalled
     (STALL_PASSES), at most `limit` passes, each the other way round from the one before (`passes`
-    made so far). Returns the passes made in all."""
+    made so far). With `foresee` (nothing after these passes but the budget's end) they also stop
+    where they are out_of_reach of vmax within the limit. Returns the passes made in all."""
     recent = np.full(STALL_PASSES, np.inf)  # the last STALL_PASSES passes' changes, by pass number
     for made in range(limit):
         passes += 1
         change = velocity_pass(contact_rows, block, accumulated, friction, normal_floor, carried, twist,
                                passes % 2 == 0)
-        if change < vmax or stalled(recent, made, change):
+        if change < vmax or (foresee and out_of_reach(recent, made, change, vmax, limit - made - 1)):
+            break
+        if stalled(recent, made, change):
             break
     return passes
 
