@@ -13,7 +13,7 @@ Contact arrays, m contacts (as kernels/contact/passes.py, plus their geometry):
 import numpy as np
 
 from ...codes import SETTLE_RETRY_WORK
-from .passes import STALL_PASSES, position_pass, row_rates, stalled
+from .passes import STALL_PASSES, position_pass, row_rates, stalled, tangent_bases
 from ..correction import correct_joints_and_drives, hand_over, solves_whole, watched_look
 from ..flight import fly
 from .held_contacts import settle
@@ -78,6 +78,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     joint, gap = -1, 0.0
     whole = solves_whole(model, settings, rows)
     recent = np.full(STALL_PASSES, np.inf)  # the last STALL_PASSES passes' changes, by pass number
+    basis = tangent_bases(block)  # each contact's tangential block in its eigenbasis, the same in every pass
     checkpoint = np.inf  # the worst joint gap correction.RATE_WINDOW sweeps ago
     for sweep in range(settings.max_corrections):
         if jointed is not None:
@@ -101,7 +102,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
         joints_settled = corrected == 0 and drive_change < settings.dmax
         passes += 1
         # each contact to its own tightness: a resting body's far below Dmax, so that it does not creep
-        largest_change, contact_change = position_pass(contact_rows, block, accumulated, friction, gap_h, slip_h,
+        largest_change, contact_change = position_pass(contact_rows, block, basis, accumulated, friction, gap_h, slip_h,
                                                        rates_at_look, twist, h, passes % 2 == 0, tightness)
         flight_valid = corrected == 0 and drive_change == 0.0 and contact_change == 0.0
         passes_stalled = stalled(recent, sweep, contact_change)

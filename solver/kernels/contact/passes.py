@@ -34,22 +34,33 @@ def row_rates(contact_rows, c, twist, out):
 
 
 @kernel
-def coulomb(current0, current1, slip0, slip1, a, b, c, d, limit):
+def tangent_bases(block):
+    """(m, 4) each contact's 2x2 tangential block of K (block (m, 3, 3), rows 1-2) in its eigenbasis:
+    cos and sin of the angle of the larger eigenvalue's direction, the smaller and the larger
+    eigenvalue. The block stays the same through a call's passes: found once, not in every pass."""
+    m = block.shape[0]
+    basis = np.empty((m, 4))
+    for c in range(m):
+        a, b, d = block[c, 1, 1], 0.5 * (block[c, 1, 2] + block[c, 2, 1]), block[c, 2, 2]
+        mean, spread = 0.5 * (a + d), np.hypot(0.5 * (a - d), b)
+        angle = 0.5 * np.arctan2(2 * b, a - d)
+        basis[c, 0], basis[c, 1] = np.cos(angle), np.sin(angle)
+        basis[c, 2], basis[c, 3] = mean - spread, mean + spread
+    return basis
+
+
+@kernel
+def coulomb(current0, current1, slip0, slip1, a, b, c, d, cos, sin, low, high, limit):
     """The tangential impulse of one contact under Coulomb's law, as two numbers, given the current
     impulse (current0, current1), the slip rate with it in effect (slip0, slip1) and the contact's 2x2
-    tangential block of K, rows (a, b) and (c, d): numbers, not views, which would cost a reference
-    count each call (docs/contact_step.md). If the impulse that stops the slip lies within mu I_n
-    (`limit`) the contact sticks (Schmitt's beta clamp).
+    tangential block of K, rows (a, b) and (c, d), with its eigenbasis (tangent_bases: cos, sin, low,
+    high): numbers, not views, which would cost a reference count each call (docs/contact_step.md).
+    If the impulse that stops the slip lies within mu I_n (`limit`) the contact sticks (Schmitt's
+    beta clamp).
     Otherwise it slides, and the impulse is the point of the disk nearest the stopping impulse in
     K's metric: there the remaining slip K (l - l_stop) is exactly opposite the friction impulse, the
     fixed point Schmitt's iterative friction direction seeks. (K + s I) l = K l_stop with |l| = limit
     is solved for s >= 0 in K's eigenbasis by Newton's method on 1/|l(s)|, nearly linear in s."""
-    # K's eigenbasis in closed form: the larger eigenvalue's direction is at `angle`
-    off = 0.5 * (b + c)
-    mean, spread = 0.5 * (a + d), np.hypot(0.5 * (a - d), off)
-    angle = 0.5 * np.arctan2(2 * off, a - d)
-    cos, sin = np.cos(angle), np.sin(angle)
-    low, high = mean - spread, mean + spread
     free = FREE_DIRECTION * high  # an eigenvalue below this is a direction the joints lock
     # the stopping impulse l_stop = current - K^+ slip: along a locked direction (a contact on a body
     # that a hinge lets move one way only) no impulse can act, and none is asked for
@@ -97,8 +108,8 @@ def _part(pulled, eigenvalue, shift, free):
 
 
 @kernel
-def _project(contact_rows, block, accumulated, friction, c, residual, normal_floor, carried, carried_row, twist,
-             change):
+def _project(contact_rows, block, basis, accumulated, friction, c, residual, normal_floor, carried, carried_row,
+             twist, change):
     """Impulse change for contact c: the normal part only pushes (I_nsum >= normal_floor, 0 but for
     overlapping contacts in the velocity correction), the tangential part cancels the slip but stays
     within mu I_nsum (Schmitt's beta clamp). Coulomb's law bounds the step's whole impulse, so the
@@ -115,6 +126,7 @@ def _project(contact_rows, block, accumulated, friction, c, residual, normal_flo
     slip1 = residual[2] + block[c, 2, 0] * change0
     t0, t1 = coulomb(carried[carried_row, 1] + accumulated[c, 1], carried[carried_row, 2] + accumulated[c, 2],
                      slip0, slip1, block[c, 1, 1], block[c, 1, 2], block[c, 2, 1], block[c, 2, 2],
+                     basis[c, 0], basis[c, 1], basis[c, 2], basis[c, 3],
                      friction[c] * max(carried[carried_row, 0] + total_n, 0.0))
     t0 -= carried[carried_row, 1]
     t1 -= carried[carried_row, 2]
@@ -143,7 +155,7 @@ def look_ahead_residual(contact_rows, gap_h, slip_h, rates_at_look, twist, h, c,
 
 
 @kernel
-def position_pass(contact_rows, block, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h,
+def position_pass(contact_rows, block, basis, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h,
                   backwards, tightness):
     """One projected Gauss-Seidel pass in the correction loop; the largest change, as a distance over
     h, and the largest over each contact's `tightness` (m,). What must vanish is the look-ahead gap (if
@@ -159,15 +171,15 @@ def position_pass(contact_rows, block, accumulated, friction, gap_h, slip_h, rat
     for k in range(m):
         c = m - 1 - k if backwards else k
         look_ahead_residual(contact_rows, gap_h, slip_h, rates_at_look, twist, h, c, rates, residual)
-        moved = _project(contact_rows, block, accumulated, friction, c, residual, 0.0, nothing_carried, 0, twist,
-                         change) * h
+        moved = _project(contact_rows, block, basis, accumulated, friction, c, residual, 0.0, nothing_carried, 0,
+                         twist, change) * h
         largest = max(largest, moved)
         measured = max(measured, moved / tightness[c])
     return largest, measured
 
 
 @kernel
-def velocity_pass(contact_rows, block, accumulated, friction, normal_floor, carried, twist, backwards):
+def velocity_pass(contact_rows, block, basis, accumulated, friction, normal_floor, carried, twist, backwards):
     """One pass of P-step 4 for the contacts: no approaching normal rate, and the slip braked within mu
     times the step's normal impulse, the loop's `carried` (m, 3) with this correction's. Friction
     belongs here too: the support of a resting body is shared between the loop (half a step of
@@ -183,8 +195,8 @@ def velocity_pass(contact_rows, block, accumulated, friction, normal_floor, carr
         row_rates(contact_rows, c, twist, residual)
         if residual[0] > 0 and accumulated[c, 0] == 0 and normal_floor[c] == 0.0:
             continue  # separating and not pressed: nothing to do
-        moved = _project(contact_rows, block, accumulated, friction, c, residual, normal_floor[c], carried, c, twist,
-                         change)
+        moved = _project(contact_rows, block, basis, accumulated, friction, c, residual, normal_floor[c], carried, c,
+                         twist, change)
         largest = max(largest, moved)
     return largest
 
@@ -202,8 +214,8 @@ def out_of_reach(recent, made, change, tolerance, left):
 
 
 @kernel
-def velocity_passes(contact_rows, block, accumulated, friction, normal_floor, carried, twist, passes, limit, vmax,
-                    foresee):
+def velocity_passes(contact_rows, block, basis, accumulated, friction, normal_floor, carried, twist, passes, limit,
+                    vmax, foresee):
     """velocity_pass until a pass changes no rate by vmax or more, or the passes have stalled
     (STALL_PASSES), at most `limit` passes, each the other way round from the one before (`passes`
     made so far). With `foresee` (nothing after these passes but the budget's end) they also stop
@@ -211,7 +223,7 @@ def velocity_passes(contact_rows, block, accumulated, friction, normal_floor, ca
     recent = np.full(STALL_PASSES, np.inf)  # the last STALL_PASSES passes' changes, by pass number
     for made in range(limit):
         passes += 1
-        change = velocity_pass(contact_rows, block, accumulated, friction, normal_floor, carried, twist,
+        change = velocity_pass(contact_rows, block, basis, accumulated, friction, normal_floor, carried, twist,
                                passes % 2 == 0)
         if change < vmax or (foresee and out_of_reach(recent, made, change, vmax, limit - made - 1)):
             break
@@ -231,6 +243,7 @@ def impacts(contact_rows, block, friction, restitution, twist, impact_speed, rou
     plastic, 1 elastic; the paper's e is 1 minus ours). A reflex that sets a touching contact
     approaching makes it the next round's impact: the push travels along a row of touching bodies."""
     m = block.shape[0]
+    basis = tangent_bases(block)
     active = np.zeros(m, dtype=np.bool_)
     accumulated = np.zeros((m, 3))
     nothing_carried = np.zeros((1, 3))
@@ -254,7 +267,7 @@ def impacts(contact_rows, block, friction, restitution, twist, impact_speed, rou
                 c = m - 1 - k if p % 2 == 1 else k
                 if active[c]:
                     row_rates(contact_rows, c, twist, rates)
-                    largest = max(largest, _project(contact_rows, block, accumulated, friction, c, rates, 0.0,
+                    largest = max(largest, _project(contact_rows, block, basis, accumulated, friction, c, rates, 0.0,
                                                     nothing_carried, 0, twist, change))
             if largest < tolerance:
                 break

@@ -7,7 +7,7 @@ import numpy as np
 from ...codes import FIRST_PASSES, SETTLE_RETRY_WORK
 from .held_contacts import settle
 from ..jit import entry_kernel
-from .passes import velocity_passes
+from .passes import tangent_bases, velocity_passes
 
 
 @entry_kernel
@@ -22,8 +22,9 @@ def velocity_correction(contact_rows, block, accumulated, friction, normal_floor
     FIRST_PASSES after one that held; after one that failed, passes that do a multiple of its work
     (SETTLE_RETRY_WORK), carried across calls, so that failing tries cost at most a fraction of the passes."""
     first = min(limit, settle_wait)
-    after = velocity_passes(contact_rows, block, accumulated, friction, normal_floor, carried, twist, passes, first,
-                            vmax, first == limit)
+    basis = tangent_bases(block)
+    after = velocity_passes(contact_rows, block, basis, accumulated, friction, normal_floor, carried, twist, passes,
+                            first, vmax, first == limit)
     made = after - passes
     if made < first or made == limit:  # the passes settled the contacts, or none are left
         return after, max(settle_wait - made, 1)
@@ -31,6 +32,6 @@ def velocity_correction(contact_rows, block, accumulated, friction, normal_floor
     # no gap, slip or earlier rate to close from
     held, work = settle(contact_rows, accumulated, friction, np.zeros(m), np.zeros((m, 2)), np.zeros((m, 3)), twist,
                         1.0, np.full(m, vmax))
-    after = velocity_passes(contact_rows, block, accumulated, friction, normal_floor, carried, twist, after,
+    after = velocity_passes(contact_rows, block, basis, accumulated, friction, normal_floor, carried, twist, after,
                             limit - made, vmax, True)
     return after, FIRST_PASSES if held else max(made, SETTLE_RETRY_WORK * work // max(m, 1))
