@@ -225,9 +225,9 @@ def velocity_passes(contact_rows, block, basis, accumulated, friction, normal_fl
         passes += 1
         change = velocity_pass(contact_rows, block, basis, accumulated, friction, normal_floor, carried, twist,
                                passes % 2 == 0)
-        if change < vmax or (foresee and out_of_reach(recent, made, change, vmax, limit - made - 1)):
-            break
-        if stalled(recent, made, change):
+        # out_of_reach reads the change STALL_PASSES passes before, which stalled then overwrites
+        if (change < vmax or (foresee and out_of_reach(recent, made, change, vmax, limit - made - 1))
+                or stalled(recent, made, change)):
             break
     return passes
 
