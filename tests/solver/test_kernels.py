@@ -3,6 +3,7 @@ them. One that called a kernel returning a new array would leak it, every step; 
 first steps, must free every array the kernels make."""
 import gc
 
+import contact_scenes
 import mechanisms
 import numpy as np
 import pytest
@@ -29,6 +30,8 @@ SCENES = {
     "four-bar, Richardson's steps": (mechanisms.four_bar, {"extrapolation": "richardson"}),
     "animated support, limit": (animated_support, {}),
     "balls on a table": (mechanisms.four_balls, {}),
+    "tower of boxes (the direct step)": (lambda: contact_scenes.box_tower(4), {}),
+    "braked cart on a slope (contacts through joints)": (lambda: contact_scenes.braked_cart("impulse", 20.0), {}),
 }
 
 

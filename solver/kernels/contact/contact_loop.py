@@ -17,12 +17,12 @@ from .passes import STALL_PASSES, position_pass, row_rates, stalled, tangent_bas
 from ..correction import correct_joints_and_drives, hand_over, solves_whole, watched_look
 from ..flight import fly
 from .held_contacts import settle
-from ..jit import entry_kernel, kernel
+from ..jit import borrowing_kernel, entry_kernel
 from .narrow_phase import separation_of
 from ..vector import rotated_component
 
 
-@kernel
+@borrowing_kernel
 def gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions, position, rotation, gap, slip):
     """In the frames given (position (n, 3), rotation (n, 3, 3)): each contact's separation (m,)
     (negative: overlapping) and the displacement (m, 2) of b's contact point against a's along the
@@ -38,7 +38,7 @@ def gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions
             slip[c, 1] += directions[c, 2, i] * apart
 
 
-@kernel
+@borrowing_kernel
 def material_point(position, rotation, body, local, c, side, i):
     """Coordinate i in the world of contact c's point as a material point of `body`, its `side` (0: a,
     1: b) of local (m, 2, 3)."""
@@ -79,6 +79,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     whole = solves_whole(model, settings, rows)
     recent = np.full(STALL_PASSES, np.inf)  # the last STALL_PASSES passes' changes, by pass number
     basis = tangent_bases(block)  # each contact's tangential block in its eigenbasis, the same in every pass
+    nothing_carried, scratch = np.zeros((1, 3)), np.empty((3, 3))  # position_pass's
     checkpoint = np.inf  # the worst joint gap correction.RATE_WINDOW sweeps ago
     for sweep in range(settings.max_corrections):
         if jointed is not None:
@@ -103,7 +104,8 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
         passes += 1
         # each contact to its own tightness: a resting body's far below Dmax, so that it does not creep
         largest_change, contact_change = position_pass(contact_rows, block, basis, accumulated, friction, gap_h, slip_h,
-                                                       rates_at_look, twist, h, passes % 2 == 0, tightness)
+                                                       rates_at_look, twist, h, passes % 2 == 0, tightness,
+                                                       nothing_carried, scratch)
         flight_valid = corrected == 0 and drive_change == 0.0 and contact_change == 0.0
         passes_stalled = stalled(recent, sweep, contact_change)
         if joints_settled and (contact_change < settings.dmax

@@ -5,7 +5,7 @@ rows.joints_coupling). The arrays are arrays.ContactRowArrays; twists are (6 n,)
 import numpy as np
 
 from .held_motors import remove_held_part
-from ..jit import entry_kernel, kernel
+from ..jit import borrowing_kernel, entry_kernel, kernel
 from ..rows import joints_coupling, response_of, solve_system, take_joints_answer
 from ..vector import body_point, cross, dot, rotate, unrotate
 
@@ -117,7 +117,7 @@ def _joints_answers(model, rows, body_a, body_b, plain, joined):
     return solution
 
 
-@kernel
+@borrowing_kernel
 def row_rate(contact_rows, c, k, twist):
     """The rate of row k of contact c for the (6 n,) twist."""
     total = 0.0
@@ -128,7 +128,7 @@ def row_rate(contact_rows, c, k, twist):
     return total
 
 
-@kernel
+@borrowing_kernel
 def apply_impulse(contact_rows, c, impulse, twist):
     """The (d,) impulse of contact c's rows applied to the (6 n,) twist."""
     for e in range(contact_rows.response_start[c], contact_rows.response_start[c + 1]):
@@ -157,7 +157,7 @@ def apply_impulses(contact_rows, impulses, twist):
         apply_impulse(contact_rows, c, impulses[c], twist)
 
 
-@kernel
+@borrowing_kernel
 def coupling(contact_rows, c, k, e, j):
     """K's entry between row k of contact c and row j of contact e: the rate of c's row k per unit
     impulse of e's row j."""
@@ -197,7 +197,7 @@ def blocks(contact_rows):
     return out
 
 
-@kernel
+@borrowing_kernel
 def contact_point(position, rotation, a, b, probe_b, radius, normal_a, point, normal):
     """One contact's point on b's surface and its unit normal from a towards b (3,) in the frames given,
     from its probe (probe_b, radius, b's principal frame) and its normal (normal_a, a's)."""

@@ -11,7 +11,7 @@ import numpy as np
 from ...codes import BODIES, PLANE
 from ...contact.polyhedron import Polyhedron
 from ...contact.shape_table import BOX, CAPSULE, HULL
-from ..jit import entry_kernel, kernel
+from ..jit import borrowing_kernel, entry_kernel, kernel
 from .manifold import (box_box, box_capsule, box_pose, capsule_capsule, hull_box, hull_capsule, hull_hull, plane_box,
                        plane_capsule, plane_hull)
 from .manifold_points import MAX_POINTS, Manifold
@@ -286,7 +286,7 @@ def _emit(table, manifold, count, kind, index, slot_b, body_a, slot_a, position,
     return m
 
 
-@kernel
+@borrowing_kernel
 def _to_local(rotation, vector):
     """vector <- rotation^T vector, in place."""
     x, y, z = vector[0], vector[1], vector[2]
@@ -294,7 +294,7 @@ def _to_local(rotation, vector):
         vector[i] = rotation[0, i] * x + rotation[1, i] * y + rotation[2, i] * z
 
 
-@kernel
+@borrowing_kernel
 def separation_of(position, rotation, a, b, probe_b, radius, surface_a, normal_a, row):
     """One contact's signed gap in the frames given: the height of b's probe (probe_b[row] (3,), in b's
     principal frame) over a's tangent plane (surface_a[row], normal_a[row], in a's) less its radius,

@@ -12,7 +12,7 @@ touch or hit. solver/contact/impulse.py builds the rows; the arrays here are:
 import numpy as np
 
 from .contact_rows import apply_impulse, row_rate
-from ..jit import entry_kernel, kernel
+from ..jit import borrowing_kernel, entry_kernel, kernel
 
 COULOMB_ITERATIONS = 30  # Newton steps of the sliding impulse (converges in a few)
 # A direction of a contact's K below this fraction of its largest is one the joints lock: the system
@@ -26,7 +26,7 @@ STALL_PASSES = 16
 STALL_RATIO = 0.99
 
 
-@kernel
+@borrowing_kernel
 def row_rates(contact_rows, c, twist, out):
     """out (3,) = the rates of contact c's three rows."""
     for r in range(3):
@@ -49,7 +49,7 @@ def tangent_bases(block):
     return basis
 
 
-@kernel
+@borrowing_kernel
 def coulomb(current0, current1, slip0, slip1, a, b, c, d, cos, sin, low, high, limit):
     """The tangential impulse of one contact under Coulomb's law, as two numbers, given the current
     impulse (current0, current1), the slip rate with it in effect (slip0, slip1) and the contact's 2x2
@@ -91,7 +91,7 @@ def coulomb(current0, current1, slip0, slip1, a, b, c, d, cos, sin, low, high, l
     return -sin * part_low + cos * part_high, cos * part_low + sin * part_high
 
 
-@kernel
+@borrowing_kernel
 def stalled(recent, made, change):
     """Whether the pass numbered `made` has stalled: its `change` is still STALL_RATIO of the change
     STALL_PASSES passes before, kept in `recent` (STALL_PASSES,), where it is recorded in turn."""
@@ -101,13 +101,13 @@ def stalled(recent, made, change):
     return stopped
 
 
-@kernel
+@borrowing_kernel
 def _part(pulled, eigenvalue, shift, free):
     """pulled / (eigenvalue + shift), 0 along a locked direction (eigenvalue + shift below `free`)."""
     return pulled / (eigenvalue + shift) if eigenvalue + shift > free else 0.0
 
 
-@kernel
+@borrowing_kernel
 def _project(contact_rows, block, basis, accumulated, friction, c, residual, normal_floor, carried, carried_row,
              twist, change):
     """Impulse change for contact c: the normal part only pushes (I_nsum >= normal_floor, 0 but for
@@ -144,7 +144,7 @@ def _project(contact_rows, block, basis, accumulated, friction, c, residual, nor
     return largest
 
 
-@kernel
+@borrowing_kernel
 def look_ahead_residual(contact_rows, gap_h, slip_h, rates_at_look, twist, h, c, rates, out):
     """out (3,): what is left of contact c's look-ahead gap and slip, moved on by what the impulses
     since the look-ahead changed, per unit of h (`rates` (3,) workspace)."""
@@ -154,19 +154,17 @@ def look_ahead_residual(contact_rows, gap_h, slip_h, rates_at_look, twist, h, c,
     out[2] = (slip_h[c, 1] + h * (rates[2] - rates_at_look[c, 2])) / h
 
 
-@kernel
+@borrowing_kernel
 def position_pass(contact_rows, block, basis, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h,
-                  backwards, tightness):
+                  backwards, tightness, nothing_carried, scratch):
     """One projected Gauss-Seidel pass in the correction loop; the largest change, as a distance over
     h, and the largest over each contact's `tightness` (m,). What must vanish is the look-ahead gap (if
     negative) and slip, moved on by what the impulses since the look-ahead changed, per unit of h.
     Passes alternate direction (symmetric Gauss-Seidel): the contacts of one body share its load
-    instead of the first in line taking it all."""
+    instead of the first in line taking it all. nothing_carried (1, 3) zeros and scratch (3, 3): the
+    caller's, allocated once for all its passes."""
     m = block.shape[0]
-    rates = np.empty(3)
-    residual = np.empty(3)
-    nothing_carried = np.zeros((1, 3))
-    change = np.empty(3)
+    rates, residual, change = scratch[0], scratch[1], scratch[2]
     largest, measured = 0.0, 0.0
     for k in range(m):
         c = m - 1 - k if backwards else k
@@ -178,17 +176,16 @@ def position_pass(contact_rows, block, basis, accumulated, friction, gap_h, slip
     return largest, measured
 
 
-@kernel
-def velocity_pass(contact_rows, block, basis, accumulated, friction, normal_floor, carried, twist, backwards):
+@borrowing_kernel
+def velocity_pass(contact_rows, block, basis, accumulated, friction, normal_floor, carried, twist, backwards, scratch):
     """One pass of P-step 4 for the contacts: no approaching normal rate, and the slip braked within mu
     times the step's normal impulse, the loop's `carried` (m, 3) with this correction's. Friction
     belongs here too: the support of a resting body is shared between the loop (half a step of
     gravity) and this correction (the other half), while a motor drives or brakes its wheel here. An
     overlapping contact (normal_floor (m,) -inf) may also pull: its normal rate is brought to zero,
-    so being pushed out leaves no speed."""
+    so being pushed out leaves no speed. scratch (2, 3): the caller's, allocated once for all its passes."""
     m = block.shape[0]
-    residual = np.empty(3)
-    change = np.empty(3)
+    residual, change = scratch[0], scratch[1]
     largest = 0.0
     for k in range(m):
         c = m - 1 - k if backwards else k
@@ -201,7 +198,7 @@ def velocity_pass(contact_rows, block, basis, accumulated, friction, normal_floo
     return largest
 
 
-@kernel
+@borrowing_kernel
 def out_of_reach(recent, made, change, tolerance, left):
     """Whether passes whose change fell from recent[made % STALL_PASSES] (STALL_PASSES passes before) to
     `change` would need more than `left` further passes to bring it below `tolerance` at that rate:
@@ -221,10 +218,11 @@ def velocity_passes(contact_rows, block, basis, accumulated, friction, normal_fl
     made so far). With `foresee` (nothing after these passes but the budget's end) they also stop
     where they are out_of_reach of vmax within the limit. Returns the passes made in all."""
     recent = np.full(STALL_PASSES, np.inf)  # the last STALL_PASSES passes' changes, by pass number
+    scratch = np.empty((2, 3))
     for made in range(limit):
         passes += 1
         change = velocity_pass(contact_rows, block, basis, accumulated, friction, normal_floor, carried, twist,
-                               passes % 2 == 0)
+                               passes % 2 == 0, scratch)
         # out_of_reach reads the change STALL_PASSES passes before, which stalled then overwrites
         if (change < vmax or (foresee and out_of_reach(recent, made, change, vmax, limit - made - 1))
                 or stalled(recent, made, change)):
