@@ -26,8 +26,9 @@ from ..sparse import DEPENDENT_PIVOT
 # step takes the least of them: K + SPREAD diag(K) first, then the exact K for the remainder.
 SPREAD = 1e-4
 SUPPORT_GUESSES = 8  # corrections of the guessed support before the passes are left to find it
-# About as much work as one contact's projection in a pass (kernels/contact/passes._project, its Coulomb
-# iteration included), counted in multiply-adds of the direct step's L D L^T
+# Multiply-adds of the direct step's L D L^T the retry rule (codes.SETTLE_RETRY_WORK) counts as one contact's
+# projection in a pass. A projection costs about 125 of them in time (docs/contact_step.md, the passes' borrowing)
+# but counting fewer made the tries rarer and the passes more, for the same time
 PROJECTION_WORK = 400
 
 
