@@ -81,8 +81,8 @@ def _settle_island(contact_rows, coupled, accumulated, friction, residual, curre
                    difference, change):
     """settle for the contacts `members` of one island: 1 with their impulses in `after` and what they
     change of the twist in `change` (6 n,) if they hold, 0 if not, -1 if none of them presses; and the
-    work done. `pressing` (m,) is the guessed support, corrected here for the members;
-    `difference` (m, 3) workspace, 0 outside the members, and left so."""
+    work done. `pressing` (m,) is the first guess of the support, which a copy corrects for the
+    members; `difference` (m, 3) workspace, 0 outside the members, and left so."""
     guess = np.zeros(pressing.shape[0], dtype=np.bool_)  # the members' support, no other contact
     for c in members:
         guess[c] = pressing[c]
