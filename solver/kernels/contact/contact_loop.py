@@ -26,7 +26,7 @@ from ..vector import rotated_component
 def gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions, position, rotation, gap, slip):
     """In the frames given (position (n, 3), rotation (n, 3, 3)): each contact's separation (m,)
     (negative: overlapping) and the displacement (m, 2) of b's contact point against a's along the
-    two tangents. Rows are read by index, not taken as views (a view costs a reference count)."""
+    two tangents."""
     for c in range(body.shape[0]):
         a, b = body[c, 0], body[c, 1]
         gap[c] = separation_of(position, rotation, a, b, probe_b, radius, surface_a, normal_a, c)

@@ -25,8 +25,8 @@ from ..sparse import DEPENDENT_PIVOT
 SPREAD = 1e-4
 SUPPORT_GUESSES = 8  # corrections of the guessed support before the passes are left to find it
 # Multiply-adds of the direct step's L D L^T the retry rule (codes.SETTLE_RETRY_WORK) counts as one contact's
-# projection in a pass. A projection costs about 125 of them in time (docs/contact_step.md, the passes' borrowing)
-# but counting fewer made the tries rarer and the passes more, for the same time
+# projection in a pass: a share of the work that keeps the tries worth their cost, not the projection's time
+# (docs/contact_step.md)
 PROJECTION_WORK = 400
 
 

@@ -298,7 +298,7 @@ def _to_local(rotation, vector):
 def separation_of(position, rotation, a, b, probe_b, radius, surface_a, normal_a, row):
     """One contact's signed gap in the frames given: the height of b's probe (probe_b[row] (3,), in b's
     principal frame) over a's tangent plane (surface_a[row], normal_a[row], in a's) less its radius,
-    radius[row]. Rows are read by index, not taken as views (a view costs a reference count)."""
+    radius[row]."""
     height = 0.0
     for i in range(3):
         probe = rotated_component(rotation, b, i, probe_b[row, 0], probe_b[row, 1], probe_b[row, 2]) + position[b, i]

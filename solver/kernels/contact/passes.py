@@ -54,7 +54,7 @@ def coulomb(current0, current1, slip0, slip1, a, b, c, d, cos, sin, low, high, l
     """The tangential impulse of one contact under Coulomb's law, as two numbers, given the current
     impulse (current0, current1), the slip rate with it in effect (slip0, slip1) and the contact's 2x2
     tangential block of K, rows (a, b) and (c, d), with its eigenbasis (tangent_bases: cos, sin, low,
-    high): numbers, not views, which would cost a reference count each call (docs/contact_step.md).
+    high).
     If the impulse that stops the slip lies within mu I_n (`limit`) the contact sticks (Schmitt's
     beta clamp).
     Otherwise it slides, and the impulse is the point of the disk nearest the stopping impulse in
