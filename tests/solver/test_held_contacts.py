@@ -1,8 +1,8 @@
 """The direct step for held contacts (kernels/contact/held_contacts.py): its solve of a system whose rows
-depend on each other, as four corners on a face do."""
+depend on each other, as four corners on a face do, and its islands of contacts that share no body."""
 import numpy as np
 
-from mechbake.solver.kernels.contact.held_contacts import _solve_dropping_dependent
+from mechbake.solver.kernels.contact.held_contacts import _solve_dropping_dependent, contact_islands
 
 
 def corner_normal_rows() -> np.ndarray:
@@ -29,3 +29,14 @@ def test_independent_rows_are_solved_exactly():
     solution = rhs.copy()
     _solve_dropping_dependent(matrix.copy(), solution)
     assert np.allclose(solution, np.linalg.solve(matrix, rhs), rtol=1e-10)
+
+
+def test_contacts_that_share_no_body_fall_into_islands_each_in_ascending_order():
+    # partners as blocks_of_k lists them (each contact its own partner): 0-3 and 3-5 share bodies, as do
+    # 1-4; 2 touches nothing else
+    partners = {0: [0, 3], 1: [1, 4], 2: [2], 3: [3, 0, 5], 4: [4, 1], 5: [5, 3]}
+    block_start = np.cumsum([0] + [len(partners[c]) for c in range(6)])
+    block_contact = np.array([e for c in range(6) for e in partners[c]])
+    start, contacts = contact_islands.py_func(block_start, block_contact)  # an inner kernel: its source, as Python
+    islands = [contacts[start[g]:start[g + 1]].tolist() for g in range(len(start) - 1)]
+    assert islands == [[0, 3, 5], [1, 4], [2]]

@@ -113,8 +113,10 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
             return True, True, joint, gap, passes, flight_valid, max(next_settle - passes, 1)
         settled = False
         if passes >= next_settle and contact_change >= settings.dmax:  # the next sweep's pass measures what is left
+            # islands may hold alone where a pass follows to measure the ones left to the passes
+            a_pass_follows = sweep + 1 < settings.max_corrections
             settled, settle_work = settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h,
-                                          tightness * (settings.dmax / h))
+                                          tightness * (settings.dmax / h), a_pass_follows)
             # tried again once the passes have doubled (they may have found the support by then) and
             # done SETTLE_RETRY_WORK times the work this try did
             if not settled:

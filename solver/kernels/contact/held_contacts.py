@@ -8,7 +8,9 @@ K_HH l_H = K_H l - r_H over the held contacts' rows; this solves it at once (New
 complementarity problem): the support is guessed as the contacts that press or must press, and
 corrected until every held normal impulse pushes and every contact let go stays open. The result is
 kept only if every friction impulse then lies within its cone. Otherwise, with a contact that slides,
-the passes go on alone.
+the passes go on alone. Contacts that share no body their impulses move (contact_islands) have no
+entry of K between them, and each such island is solved and kept on its own: a box sliding down a
+slope does not leave a tower elsewhere in the scene to the passes.
 
 Arrays as kernels/contact/passes.py names them, m contacts and n bodies.
 """
@@ -31,12 +33,14 @@ PROJECTION_WORK = 400
 
 
 @entry_kernel
-def settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h, tolerance):
+def settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, twist, h, tolerance, alone):
     """The impulses that close the look-ahead gaps and slips (as contact.position_pass measures them)
     of the contacts that press, and leave every other contact open to within its `tolerance` (m,) (a
-    rate, m/s), applied to `accumulated` and `twist`, if every pressing contact can stick. A frictionless
-    contact holds only its normal. Returns whether they were applied, and the work done as a number
-    of contact projections (PROJECTION_WORK)."""
+    rate, m/s), applied to `accumulated` and `twist` island by island (contact_islands). With `alone`
+    each island whose pressing contacts can all stick takes them, whatever another island's contacts
+    do; without it (no pass follows to measure the islands left to the passes) all islands take them
+    or none. A frictionless contact holds only its normal. Returns whether every island took them
+    (and some contact pressed), and the work done as a number of contact projections (PROJECTION_WORK)."""
     m = accumulated.shape[0]
     rates = np.empty(3)
     residual = np.empty((m, 3))
@@ -50,41 +54,84 @@ def settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, tw
     apply_impulses(contact_rows, accumulated, current)
     coupled = blocks_of_k(contact_rows, twist.shape[0] // 6)
     work = coupled[1].shape[0] * 108 // PROJECTION_WORK  # 9 couplings a block, each over two bodies
-    after, difference = np.zeros((m, 3)), np.empty((m, 3))
-    change = np.empty(twist.shape[0])
+    island_start, island_contacts = contact_islands(coupled[0], coupled[1])
+    after, difference, kept = np.zeros((m, 3)), np.zeros((m, 3)), np.empty((m, 3))
+    held_island = np.zeros(m, dtype=np.bool_)  # the contacts of islands that hold
+    change, total = np.empty(twist.shape[0]), np.zeros(twist.shape[0])
+    every, pressed = True, False
+    for island in range(island_start.shape[0] - 1):
+        members = island_contacts[island_start[island]:island_start[island + 1]]
+        held, island_work = _settle_island(contact_rows, coupled, accumulated, friction, residual, current, pressing,
+                                           tolerance, members, after, difference, change)
+        work += island_work
+        if held < 0:
+            continue  # none of its contacts presses: nothing to settle there
+        pressed = True
+        if held == 0:
+            every = False
+            if not alone:
+                return False, work
+            continue
+        for i in range(twist.shape[0]):
+            total[i] += change[i]
+        for c in members:
+            held_island[c] = True
+            for i in range(3):
+                kept[c, i] = after[c, i]
+    for i in range(twist.shape[0]):
+        twist[i] += total[i]
+    for c in range(m):
+        if held_island[c]:
+            for i in range(3):
+                accumulated[c, i] = kept[c, i]
+    return every and pressed, work
+
+
+@kernel
+def _settle_island(contact_rows, coupled, accumulated, friction, residual, current, pressing, tolerance, members, after,
+                   difference, change):
+    """settle for the contacts `members` of one island: 1 with their impulses in `after` and what they
+    change of the twist in `change` (6 n,) if they hold, 0 if not, -1 if none of them presses; and the
+    work done. `pressing` (m,) is the first guess of the support, which a copy corrects for the
+    members; `difference` (m, 3) workspace, 0 outside the members, and left so."""
+    guess = np.zeros(pressing.shape[0], dtype=np.bool_)  # the members' support, no other contact
+    for c in members:
+        guess[c] = pressing[c]
+    work = 0
     consistent = False
+    held = 1
     for _ in range(SUPPORT_GUESSES):
-        held_work = _held_impulses(contact_rows, coupled, friction, residual, current, pressing, after)
+        held_work = _held_impulses(contact_rows, coupled, friction, residual, current, guess, after)
         if held_work < 0:
-            return False, work
+            held = -1
+            break
         work += held_work // PROJECTION_WORK
         for i in range(change.shape[0]):
             change[i] = 0.0
-        for c in range(m):
+        for c in members:
             for i in range(3):
                 difference[c, i] = after[c, i] - accumulated[c, i]
         apply_impulses(contact_rows, difference, change)
         consistent = True
-        for c in range(m):
-            if pressing[c] and after[c, 0] < 0.0:  # it lets go
-                pressing[c] = False
+        for c in members:
+            if guess[c] and after[c, 0] < 0.0:  # it lets go
+                guess[c] = False
                 consistent = False
-            elif not pressing[c] and residual[c, 0] + row_rate(contact_rows, c, 0, change) < -tolerance[c]:
-                pressing[c] = True  # pushed in by the others' impulses: it presses too
+            elif not guess[c] and residual[c, 0] + row_rate(contact_rows, c, 0, change) < -tolerance[c]:
+                guess[c] = True  # pushed in by the others' impulses: it presses too
                 consistent = False
         if consistent:
             break
+    for c in members:
+        difference[c, 0] = difference[c, 1] = difference[c, 2] = 0.0
+    if held < 0:
+        return -1, work
     if not consistent:
-        return False, work
-    for c in range(m):
+        return 0, work
+    for c in members:
         if np.hypot(after[c, 1], after[c, 2]) > friction[c] * after[c, 0]:
-            return False, work  # sliding: its friction is not a linear row
-    for i in range(twist.shape[0]):
-        twist[i] += change[i]
-    for c in range(m):
-        for i in range(3):
-            accumulated[c, i] = after[c, i]
-    return True, work
+            return 0, work  # sliding: its friction is not a linear row
+    return 1, work
 
 
 @kernel
@@ -157,6 +204,43 @@ def blocks_of_k(contact_rows, n):
                 for j in range(3):
                     block[b, k, j] = coupling(contact_rows, c, k, partners[b], j)
     return block_start, partners, block
+
+
+@kernel
+def contact_islands(block_start, block_contact):
+    """The contacts in groups that share no body their impulses move, from blocks_of_k's partners:
+    (groups + 1,) where each group starts, and the contacts, by group, each in ascending order. K has
+    no entry between two groups, so each solves alone."""
+    m = block_start.shape[0] - 1
+    group = np.full(m, -1, dtype=np.int64)
+    queue = np.empty(m, dtype=np.int64)
+    count = 0
+    for first in range(m):
+        if group[first] >= 0:
+            continue
+        group[first], queue[0], size = count, first, 1
+        k = 0
+        while k < size:
+            c = queue[k]
+            k += 1
+            for b in range(block_start[c], block_start[c + 1]):
+                e = block_contact[b]
+                if group[e] < 0:
+                    group[e] = count
+                    queue[size] = e
+                    size += 1
+        count += 1
+    start = np.zeros(count + 1, dtype=np.int64)
+    for c in range(m):
+        start[group[c] + 1] += 1
+    for g in range(count):
+        start[g + 1] += start[g]
+    filled = start[:count].copy()
+    contacts = np.empty(m, dtype=np.int64)
+    for c in range(m):  # ascending within each group: the rows keep the order they had together
+        contacts[filled[group[c]]] = c
+        filled[group[c]] += 1
+    return start, contacts
 
 
 @kernel

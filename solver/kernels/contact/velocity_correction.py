@@ -29,9 +29,9 @@ def velocity_correction(contact_rows, block, accumulated, friction, normal_floor
     if made < first or made == limit:  # the passes settled the contacts, or none are left
         return after, max(settle_wait - made, 1)
     m = block.shape[0]
-    # no gap, slip or earlier rate to close from
+    # no gap, slip or earlier rate to close from; passes follow, so each island may hold alone
     held, work = settle(contact_rows, accumulated, friction, np.zeros(m), np.zeros((m, 2)), np.zeros((m, 3)), twist,
-                        1.0, np.full(m, vmax))
+                        1.0, np.full(m, vmax), True)
     after = velocity_passes(contact_rows, block, basis, accumulated, friction, normal_floor, carried, twist, after,
                             limit - made, vmax, True)
     return after, FIRST_PASSES if held else max(made, SETTLE_RETRY_WORK * work // max(m, 1))
