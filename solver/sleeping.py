@@ -146,7 +146,8 @@ class Sleep:
 def _islands(n: int, body_a: np.ndarray, body_b: np.ndarray, linked: np.ndarray) -> np.ndarray:
     """(n,) a label per body: bodies joined through links (contacts, joints: bodies a and b (k,)) between
     two `linked` (n,) bodies share it."""
-    parent = np.arange(n)
+    parent = list(range(n))  # lists: a pile has hundreds of links, and numpy indexes one element slowly
+    joins = linked.tolist()
 
     def root(b: int) -> int:
         while parent[b] != b:
@@ -155,7 +156,7 @@ def _islands(n: int, body_a: np.ndarray, body_b: np.ndarray, linked: np.ndarray)
         return b
 
     for a, b in zip(body_a.tolist(), body_b.tolist()):
-        if linked[a] and linked[b]:
+        if joins[a] and joins[b]:
             parent[root(a)] = root(b)
     return np.array([root(b) for b in range(n)])
 
