@@ -62,7 +62,7 @@ def settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, tw
     for island in range(island_start.shape[0] - 1):
         members = island_contacts[island_start[island]:island_start[island + 1]]
         held, island_work = _settle_island(contact_rows, coupled, accumulated, friction, residual, current, pressing,
-                                           tolerance, members, after, difference, change)
+                                           tolerance, members, after, difference, change, alone)
         work += island_work
         if held < 0:
             continue  # none of its contacts presses: nothing to settle there
@@ -89,14 +89,18 @@ def settle(contact_rows, accumulated, friction, gap_h, slip_h, rates_at_look, tw
 
 @kernel
 def _settle_island(contact_rows, coupled, accumulated, friction, residual, current, pressing, tolerance, members, after,
-                   difference, change):
+                   difference, change, alone):
     """settle for the contacts `members` of one island: 1 with their impulses in `after` and what they
     change of the twist in `change` (6 n,) if they hold, 0 if not, -1 if none of them presses; and the
     work done. `pressing` (m,) is the first guess of the support, which a copy corrects for the
-    members; `difference` (m, 3) workspace, 0 outside the members, and left so."""
+    members; `difference` (m, 3) workspace, 0 outside the members, and left so. With `alone` (passes
+    follow) the guesses end, failing, once a correction turns a contact back to where an earlier guess
+    had it: a support that swings rather than closes in is left to the passes and a later try."""
     guess = np.zeros(pressing.shape[0], dtype=np.bool_)  # the members' support, no other contact
     for c in members:
         guess[c] = pressing[c]
+    turned = np.zeros(pressing.shape[0], dtype=np.bool_)  # members a correction has turned once
+    swinging = False
     work = 0
     consistent = False
     held = 1
@@ -117,10 +121,14 @@ def _settle_island(contact_rows, coupled, accumulated, friction, residual, curre
             if guess[c] and after[c, 0] < 0.0:  # it lets go
                 guess[c] = False
                 consistent = False
+                swinging = swinging or turned[c]
+                turned[c] = True
             elif not guess[c] and residual[c, 0] + row_rate(contact_rows, c, 0, change) < -tolerance[c]:
                 guess[c] = True  # pushed in by the others' impulses: it presses too
                 consistent = False
-        if consistent:
+                swinging = swinging or turned[c]
+                turned[c] = True
+        if consistent or (swinging and alone):
             break
     for c in members:
         difference[c, 0] = difference[c, 1] = difference[c, 2] = 0.0
