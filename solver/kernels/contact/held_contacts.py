@@ -118,13 +118,11 @@ def _settle_island(contact_rows, coupled, accumulated, friction, residual, curre
         apply_impulses(contact_rows, difference, change)
         consistent = True
         for c in members:
-            if guess[c] and after[c, 0] < 0.0:  # it lets go
-                guess[c] = False
-                consistent = False
-                swinging = swinging or turned[c]
-                turned[c] = True
-            elif not guess[c] and residual[c, 0] + row_rate(contact_rows, c, 0, change) < -tolerance[c]:
-                guess[c] = True  # pushed in by the others' impulses: it presses too
+            lets_go = guess[c] and after[c, 0] < 0.0
+            # pushed in by the others' impulses: it presses too
+            pushed_in = not guess[c] and residual[c, 0] + row_rate(contact_rows, c, 0, change) < -tolerance[c]
+            if lets_go or pushed_in:
+                guess[c] = pushed_in
                 consistent = False
                 swinging = swinging or turned[c]
                 turned[c] = True
