@@ -64,6 +64,10 @@ class Sleep:
         self.active = None  # what detection.find_contacts looks at while some body sleeps (ActiveSlots)
         self.nothing_moves = False  # every dynamic body sleeps and none is animated: a step is time passing
         self._moves = model.body_dynamic | model.body_animated  # (n,) bodies that move when awake
+        self._island_of = np.zeros(n, dtype=np.int64)  # (n,) each body's island at the last step (kernels/rest.py)
+        from .kernels.rest import note_rest  # the kernels load with the first simulation
+
+        self._note_rest = note_rest
 
     def note_step(self, h: float, start: Frames, end: Frames, twist: np.ndarray, touching_a: np.ndarray,
                   touching_b: np.ndarray) -> np.ndarray:
@@ -74,29 +78,13 @@ class Sleep:
         Returns the bodies that fell asleep."""
         if not self.may_sleep.any():
             return np.zeros(0, dtype=int)
-        turn = np.einsum("nij,nij->n", start.rotation, end.rotation)  # trace of the step's turn: 1 + 2 cos(angle)
-        angle = np.arccos(np.clip(0.5 * (turn - 1.0), -1.0, 1.0))
-        # (n,) how far each body's centre and farthest point moved, and how fast they go now
-        moved = np.maximum(np.linalg.norm(end.position - start.position, axis=1), angle * self.reach)
-        speed = self.speeds(twist)
-        may = self.may_sleep & ~self.asleep
-        self.rest_time = np.where((speed < self.speed) & (moved < self.speed * h) & may, self.rest_time + h, 0.0)
         bound = min(self._held_motion, HELD_SPEED * self.speed * h * h / (2.0 * SLEEP_AFTER))
-        held = (moved <= bound) & (speed * h <= bound) & may
-        self.held_steps = np.where(held, self.held_steps + 1, 0)
-        self.rest_time = np.where(self.held_steps >= HELD_STEPS, np.maximum(self.rest_time, SLEEP_AFTER),
-                                  self.rest_time)
-        moving, awake = self._moves, self._moves & ~self.asleep
-        link_a = np.concatenate((touching_a, self._joint_a))
-        link_b = np.concatenate((touching_b, self._joint_b))
-        island = _islands(len(twist), link_a, link_b, awake)
-        # an island sleeps when all its bodies may and have rested long enough, and it rests on the ground
-        blocked = np.zeros(len(twist), dtype=bool)
-        np.logical_or.at(blocked, island[awake], ~self.may_sleep[awake] | (self.rest_time[awake] < SLEEP_AFTER))
-        grounded = np.zeros(len(twist), dtype=bool)
-        on_ground = ~moving[link_a] | ~moving[link_b] | self.asleep[link_a] | self.asleep[link_b]
-        grounded[island[link_a[on_ground]]] = grounded[island[link_b[on_ground]]] = True
-        falling = awake & ~blocked[island] & grounded[island]
+        falling = self._note_rest(h, start.position, start.rotation, end.position, end.rotation, twist, self.reach,
+                                  self.may_sleep, self.asleep, self._moves, float(self.speed), bound, SLEEP_AFTER,
+                                  HELD_STEPS, np.concatenate((touching_a, self._joint_a)),
+                                  np.concatenate((touching_b, self._joint_b)), self.rest_time, self.held_steps,
+                                  self._island_of)
+        island = self._island_of
         if not falling.any():
             return np.zeros(0, dtype=int)
         bodies = np.flatnonzero(falling)
@@ -141,24 +129,6 @@ class Sleep:
         self.active = _active_slots(self._model, asleep) if asleep.any() else None
         model = self._model
         self.nothing_moves = not (model.body_dynamic & ~asleep).any() and not model.body_animated.any()
-
-
-def _islands(n: int, body_a: np.ndarray, body_b: np.ndarray, linked: np.ndarray) -> np.ndarray:
-    """(n,) a label per body: bodies joined through links (contacts, joints: bodies a and b (k,)) between
-    two `linked` (n,) bodies share it."""
-    parent = list(range(n))  # lists: a pile has hundreds of links, and numpy indexes one element slowly
-    joins = linked.tolist()
-
-    def root(b: int) -> int:
-        while parent[b] != b:
-            parent[b] = parent[parent[b]]
-            b = parent[b]
-        return b
-
-    for a, b in zip(body_a.tolist(), body_b.tolist()):
-        if joins[a] and joins[b]:
-            parent[root(a)] = root(b)
-    return np.array([root(b) for b in range(n)])
 
 
 def _active_slots(model, asleep: np.ndarray):
