@@ -29,9 +29,9 @@ SOLVER_NAMES = ("system", "iterative")
 START, THIRDS = 0, 1
 LEVER_NAMES = ("start", "thirds")
 
-# A near pair's second member (kernels/contact/near_pairs.py, narrow_phase.py; a contact's key names it)
-BODIES, PLANE = 0, 1
-PAIR_KIND_NAMES = ("body", "plane")
+# What a contact is of, the first of its key (kernels/contact/detection.py): two bodies' shapes, a
+# shape and a plane (a near pair's kind, kernels/contact/near_pairs.py), a body's probe and a mesh
+BODIES, PLANE, MESH = 0, 1, 2
 
 # Step halving (Schmitt §5): a sub-step that fails is undone and retried at half the length, and after
 # a run of good sub-steps the length doubles back

@@ -8,17 +8,15 @@ contact like a joint.
 The broad phase (kernels/contact/near_pairs.py) keeps the pairs whose bounding spheres (a slot's reach about
 its body's centre) come within MARGIN over the step, and asks the narrow phase for points within
 MARGIN plus how far the pair may move towards each other in the step; of those, the points within
-MARGIN now or at the look-ahead are the step's contacts. Every stage is a kernel; this module keys
-the points by their features and gathers them.
+MARGIN now or at the look-ahead are the step's contacts. The stages are one kernel call
+(kernels/contact/detection.py); this module holds what it found, keyed by the features that touch.
 """
 from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..codes import PAIR_KIND_NAMES, PLANE
 from ..frames import Frames
-from .mesh_contacts import against_meshes
 from .shape_table import BOX, CAPSULE, HULL, POINT
 
 # Points nearer than this (or about to be, within the step) are contacts; those that stay apart
@@ -37,7 +35,9 @@ ActiveSlots = namedtuple("ActiveSlots", ["slot_pairs", "slot_moves", "body_moves
 class Contacts:
     """m contacts at one instant."""
 
-    key: list  # (m,) (kind, a, slot b, feature id): the same while the same features touch, across steps
+    # (m,) (kind, a, b, feature) as kernels/contact/detection.contacts_within_reach gives them (kind: codes.BODIES,
+    # PLANE, MESH): the same while the same features touch, across steps
+    key: list
     body_a: np.ndarray  # (m,) body carrying the surface (0 for the world and obstacles)
     body_b: np.ndarray  # (m,) body carrying the probe
     probe_b: np.ndarray  # (m, 3) probe centre in b's principal frame
@@ -125,28 +125,12 @@ def find_contacts(model, now: Frames, ahead: Frames, active: ActiveSlots | None 
         return _empty()
     if active is None:
         active = ActiveSlots(layout.slot_pairs, layout.slot_moves, model.body_dynamic)
-    on_meshes = [Contacts(*part) for part in against_meshes(model, now, ahead, MARGIN, active.body_moves)]
-    pair_kind, pair_a, pair_b, pair_margin = _near_pairs(layout, active, now, ahead)
-    if not len(pair_kind):
-        return joined(*on_meshes)
-    from ..kernels.contact import narrow_phase  # compiled on first use: building a model never imports numba
+    from ..kernels.contact.detection import contacts_within_reach  # building a model never imports numba
 
-    return joined(_keyed(layout, narrow_phase.contacts_over_step(
-        layout.shapes, *shapes, now.position, now.rotation, ahead is not now, ahead.position, ahead.rotation,
-        pair_kind, pair_a, pair_b, pair_margin, layout.plane_point, layout.plane_normal, MARGIN,
-        model.settings.dmax)), *on_meshes)
-
-
-def _keyed(layout, points: tuple) -> Contacts:
-    """The narrow phase's points (kernels/contact/narrow_phase.contact_points' arrays) as Contacts, keyed by
-    their features, with their pairs' friction and restitution."""
-    source, bodies, probe_b, radius, surface_a, normal_a, segment_a, radius_a = points
-    body_a, body_b = np.ascontiguousarray(bodies.T)  # columns as views would compile the kernels again for them
-    friction, restitution = _pair_surface(layout, source, body_a, body_b)
-    keys = [(PAIR_KIND_NAMES[kind], int(index), int(slot), int(feature))
-            for kind, index, slot, feature in source.tolist()]
-    return Contacts(keys, body_a, body_b, probe_b, radius, surface_a, normal_a, friction, restitution, segment_a,
-                    radius_a)
+    key, *fields = contacts_within_reach(layout.shapes, *shapes, layout.table, active.slot_pairs, active.slot_moves,
+                                         active.body_moves, now.position, now.rotation, ahead is not now,
+                                         ahead.position, ahead.rotation, MARGIN, model.settings.dmax)
+    return Contacts(list(map(tuple, key.tolist())), *fields)
 
 
 def joined(*parts: Contacts) -> Contacts:
@@ -156,26 +140,6 @@ def joined(*parts: Contacts) -> Contacts:
         return present[0] if present else _empty()
     return Contacts([key for part in present for key in part.key],
                     *(np.concatenate([getattr(part, f) for part in present]) for f in FIELDS))
-
-
-def _near_pairs(layout, active: ActiveSlots, now: Frames, ahead: Frames):
-    """The broad phase (kernels/contact/near_pairs.py): (kind, a, b, margin) arrays of the pairs the narrow
-    phase looks at."""
-    from ..kernels.contact.near_pairs import near_pairs  # compiled on first use: building a model never imports numba
-
-    return near_pairs(layout.shapes.body, layout.slot_reach, active.slot_moves, active.slot_pairs, layout.plane_point,
-                      layout.plane_normal, now.position, now.rotation, ahead.position, ahead.rotation, MARGIN)
-
-
-def _pair_surface(layout, source: np.ndarray, body_a: np.ndarray, body_b: np.ndarray):
-    """(m,) friction and restitution of each point (ContactLayout.pair_surface): a plane's own, else
-    body a's."""
-    friction_a, restitution_a = layout.body_friction[body_a], layout.body_restitution[body_a]
-    on = source[:, 0] == PLANE
-    if on.any():
-        plane = source[on, 1]
-        friction_a[on], restitution_a[on] = layout.plane_friction[plane], layout.plane_restitution[plane]
-    return layout.pair_surface(body_b, friction_a, restitution_a)
 
 
 def _empty() -> Contacts:

@@ -1,9 +1,29 @@
 """The model's contact data as arrays: the bodies' shapes, the obstacles, the pairs that may touch."""
+from collections import namedtuple
+
 import numpy as np
 
 from .mesh_bvh import TriangleBVH
 from .mesh_contacts import mesh_probes
 from .shape_table import BOX, CAPSULE, HULL, POINT, shape_table, slot_reach
+
+
+# What finding contacts (kernels/contact/detection.py) reads besides the shape table, made once a model.
+# Meshes are TriangleBVHs packed end to end: mesh k's nodes are node_*[mesh_first_node[k]:mesh_first_node[k + 1]]
+# and its triangles triangle_*, order, corners and normals [mesh_first_triangle[k]:mesh_first_triangle[k + 1]],
+# their indices counting from the mesh's own start.
+ContactTable = namedtuple("ContactTable", [
+    "slot_reach",  # (S,) m: each slot's shape lies within this of its body's centre of mass
+    "body_friction", "body_restitution",  # (n,) each body's (index 0 the world's)
+    "plane_point", "plane_normal",  # (P, 3) world, the normal unit
+    "plane_friction", "plane_restitution",  # (P,)
+    "probe_body", "probe_local", "probe_radius",  # the probes against meshes (mesh_contacts.MeshProbes)
+    "mesh_friction", "mesh_restitution",  # (M,)
+    "mesh_first_node", "mesh_first_triangle",  # (M + 1,) int64
+    "mesh_first_leaf",  # (M,) int64: TriangleBVH.first_leaf of each mesh
+    "node_low", "node_high", "node_start", "node_stop",  # TriangleBVH's node fields, end to end
+    "triangle_low", "triangle_high", "order", "corners", "normals",  # its triangle fields, end to end
+])
 
 
 class ContactLayout:
@@ -27,6 +47,7 @@ class ContactLayout:
                        if o["type"] == "mesh"]
         self.mesh_probes = mesh_probes(self.shapes)  # every corner of a body, for meshes
         self.slot_pairs = _slot_pairs(model, self.shapes)  # (p, 2) slot a, slot b
+        self.table = self._contact_table()
         self.enabled = bool(len(slot_body)) and bool(self.planes or self.meshes or len(self.slot_pairs))
 
     def pair_surface(self, body_b: np.ndarray, friction_a: np.ndarray, restitution_a: np.ndarray):
@@ -34,6 +55,31 @@ class ContactLayout:
         geometric mean of the frictions, the larger restitution."""
         return (np.sqrt(self.body_friction[body_b] * friction_a),
                 np.maximum(self.body_restitution[body_b], restitution_a))
+
+
+    def _contact_table(self) -> ContactTable:
+        meshes = [bvh for _, bvh in self.meshes]
+
+        def packed(field, shape, dtype=float):
+            parts = [np.asarray(getattr(bvh, field), dtype=dtype) for bvh in meshes]
+            return np.ascontiguousarray(np.concatenate(parts)) if parts else np.zeros((0, *shape), dtype=dtype)
+
+        def starts(lengths):
+            return np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+
+        surface = np.array([[mesh["friction"], mesh["restitution"]] for mesh, _ in self.meshes], dtype=float)
+        surface = surface.reshape(-1, 2)
+        probes = self.mesh_probes
+        return ContactTable(
+            self.slot_reach, self.body_friction, self.body_restitution, self.plane_point, self.plane_normal,
+            self.plane_friction, self.plane_restitution, probes.probe_body.astype(np.int64),
+            np.ascontiguousarray(probes.probe_local, dtype=float), probes.probe_radius.astype(float),
+            np.ascontiguousarray(surface[:, 0]), np.ascontiguousarray(surface[:, 1]),
+            starts([len(bvh.node_low) for bvh in meshes]), starts([len(bvh.order) for bvh in meshes]),
+            np.array([bvh.first_leaf for bvh in meshes], dtype=np.int64),
+            packed("node_low", (3,)), packed("node_high", (3,)), packed("node_start", (), np.int64),
+            packed("node_stop", (), np.int64), packed("triangle_low", (3,)), packed("triangle_high", (3,)),
+            packed("order", (), np.int64), packed("corners", (3, 3)), packed("normals", (3,)))
 
 
 def _slot_pairs(model, shapes) -> np.ndarray:

@@ -12,7 +12,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..frames import Frames
 from .shape_table import BOX, CAPSULE, HULL
 
 
@@ -45,31 +44,3 @@ def mesh_probes(shapes) -> MeshProbes:
         radii.append(radius)
     return MeshProbes(np.array(bodies, dtype=int), np.concatenate(points) if points else np.zeros((0, 3)),
                       np.concatenate(radii) if radii else np.zeros(0))
-
-
-def against_meshes(model, now: Frames, ahead: Frames, margin: float, body_moves: np.ndarray) -> list:
-    """The probe contacts of the bodies that move (n,) with every mesh within `margin` now or at the
-    look-ahead, a tuple per mesh:
-    (keys, then the fields of detection.Contacts in order); kernels/contact/mesh_probes.py finds them."""
-    from ..kernels.contact.mesh_probes import probes_against_mesh  # compiled on first use: a model never imports numba
-
-    layout = model.contacts
-    probes = layout.mesh_probes
-    if not len(probes.probe_body):
-        return []
-    parts = []
-    for index, (mesh, bvh) in enumerate(layout.meshes):
-        probe, triangle, closest, normal = probes_against_mesh(
-            probes.probe_body, probes.probe_local, probes.probe_radius, body_moves, now.position,
-            now.rotation, ahead.position, ahead.rotation, margin, bvh.node_low, bvh.node_high, bvh.node_start,
-            bvh.node_stop, bvh.first_leaf, bvh.triangle_low, bvh.triangle_high, bvh.order, bvh.corners, bvh.normals)
-        count = len(probe)
-        if not count:
-            continue
-        bodies = probes.probe_body[probe]
-        friction, restitution = layout.pair_surface(bodies, np.full(count, mesh["friction"]),
-                                                    np.full(count, mesh["restitution"]))
-        parts.append(([("mesh", index, int(t), int(p)) for t, p in zip(triangle.tolist(), probe.tolist())],
-                      np.zeros(count, dtype=int), bodies, probes.probe_local[probe], probes.probe_radius[probe],
-                      closest, normal, friction, restitution, np.zeros((count, 2, 3)), np.zeros(count)))
-    return parts

@@ -19,7 +19,7 @@ halving loop, and both share the state's Instant.
 import numpy as np
 
 from .. import drives
-from ..codes import CONTACTS_UNSETTLED, FIRST_PASSES, GAP, LCP_GAVE_UP, NON_FINITE, STIFF_SPRING
+from ..codes import CONTACTS_UNSETTLED, FIRST_PASSES, GAP, LCP_GAVE_UP, MESH, NON_FINITE, PLANE, STIFF_SPRING
 from ..failure import Failure, kernel_failure, non_finite
 from ..frames import Frames
 from ..instant import Instant
@@ -424,9 +424,9 @@ def _overlap_warnings(model, contacts: Contacts, gap: np.ndarray) -> list[str]:
     deepest: dict[tuple[str, str], float] = {}
     for key, body_a, body_b, depth in zip(contacts.key, contacts.body_a, contacts.body_b, -gap):
         kind, index = key[0], key[1]
-        if kind == "plane":
+        if kind == PLANE:
             other = f"obstacle '{model.contacts.planes[index]['name']}'"
-        elif kind == "mesh":
+        elif kind == MESH:
             other = f"obstacle '{model.contacts.meshes[index][0]['name']}'"
         else:
             other = f"body '{model.body_names[body_a]}'"

@@ -19,6 +19,7 @@ import types
 import numpy as np
 
 from ..arrays import ModelArrays, RowArrays, SolverSettings, WorkArrays
+from ..contact.layout import ContactTable
 from ..contact.shape_table import ShapeTable
 from .cache import SOLVER_FOLDER, cache_folder, is_complete, is_generic, repair, set_cache_folder  # noqa: F401  (set_cache_folder: the API named here)
 
@@ -129,10 +130,10 @@ class InnerDispatcher(CPUDispatcher):
 
 # The arrays a simulation builds once and never rebuilds (the model's, its shapes', the settings, the
 # joints' rows, the work arrays): a call from Python types each of them once, by identity.
-LASTING = frozenset((ModelArrays, ShapeTable, SolverSettings, RowArrays, WorkArrays))
+LASTING = frozenset((ModelArrays, ShapeTable, ContactTable, SolverSettings, RowArrays, WorkArrays))
 # Of those, the ones kernels take as records (records.py), made once per tuple: Python keeps the tuple.
 # Only tuples a simulation keeps belong here (integrator.fly makes a FlightArrays per call: not one)
-RECORDED = frozenset((ModelArrays, ShapeTable, RowArrays, WorkArrays))
+RECORDED = frozenset((ModelArrays, ShapeTable, ContactTable, RowArrays, WorkArrays))
 SCALARS = frozenset((float, bool, np.float64, np.int64, np.bool_, type(None)))  # None: a kernel's `driven`
 FAST_CALLS = 8  # argument typings an entry kernel keeps, the oldest dropped first; each holds its lasting arrays
 _ARRAY_FLAGS = 0x1 | 0x2 | 0x100 | 0x400  # C and F contiguous, aligned, writeable: what numba's array type says

@@ -496,6 +496,7 @@ def shaped(name, kind, x) -> dict:
 def test_a_scene_compiles_the_narrow_phase_of_its_kinds_only_and_finds_what_every_kind_finds(kinds, missing):
     """Each body 0.5 mm into the next and on the floor: the narrow phase compiled for the scene's kinds
     of shape alone (None for the others) finds the same points as the one compiled for every kind."""
+    from mechbake.solver.codes import BODIES, PLANE
     from mechbake.solver.contact.detection import EVERY_SHAPE, compiled_shapes, find_contacts
 
     reach = {"capsule": 0.2}  # half of each body's length along x, a capsule lying along it
@@ -511,6 +512,6 @@ def test_a_scene_compiles_the_narrow_phase_of_its_kinds_only_and_finds_what_ever
     found = find_contacts(sim.model, frames, frames, shapes=own)
     every = find_contacts(sim.model, frames, frames, shapes=EVERY_SHAPE)
     assert found.key == every.key
-    assert {key[0] for key in found.key} == {"body", "plane"}
+    assert {key[0] for key in found.key} == {BODIES, PLANE}
     for field in ("body_a", "body_b", "probe_b", "radius", "surface_a", "normal_a", "segment_a", "radius_a"):
         assert np.array_equal(getattr(found, field), getattr(every, field)), field

@@ -10,7 +10,7 @@ from ..vector import body_point, dot
 NEAREST_OVER_FACE = 1e-9  # a probe this near the closest point, or this nearly above it, is over the face
 
 
-@entry_kernel
+@kernel
 def probes_against_mesh(probe_body, probe_local, probe_radius, body_dynamic, position_now, rotation_now,
                         position_ahead, rotation_ahead, margin, node_low, node_high, node_start, node_stop, first_leaf,
                         triangle_low, triangle_high, order, corners, normals):

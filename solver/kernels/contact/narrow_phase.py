@@ -170,7 +170,7 @@ def contact_points(table, boxes, hulls, rounds, position, rotation, pair_kind, p
     return source, body, probe_b, radius, surface_a, normal_a, segment_a, radius_a, m
 
 
-@entry_kernel
+@kernel
 def contacts_over_step(table, boxes, hulls, rounds, position, rotation, look_ahead, ahead_position, ahead_rotation,
                        pair_kind, pair_a, pair_b, pair_margin, plane_point, plane_normal, margin, dmax):
     """The contact points of the step from these frames to the look-ahead's, as contact_points gives

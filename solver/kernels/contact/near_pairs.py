@@ -3,10 +3,10 @@ plane within the step, by spheres about their bodies' centres swept along the st
 import numpy as np
 
 from ...codes import BODIES, PLANE
-from ..jit import entry_kernel
+from ..jit import kernel
 
 
-@entry_kernel
+@kernel
 def near_pairs(slot_body, slot_reach, slot_moves, slot_pairs, plane_point, plane_normal, position_now, rotation_now,
                position_ahead, rotation_ahead, margin):
     """(kind, a, b, margin) of the pairs the narrow phase looks at (kernels/contact/narrow_phase.contact_points):
