@@ -75,6 +75,17 @@ class Instant:
             stats[name] += int(count)
         self.counters[:] = 0
 
+    def contact_rows(self, contacts, hold=None) -> tuple:
+        """The rows of `contacts` (contact/detection.Contacts) now, with their responses through the
+        joints and the motor axes `hold` holds, as kernels/contact/contact_rows.contact_rows_at gives
+        them: (ContactRowArrays, directions, material points, each contact's block of K, separation)."""
+        self.ensure_rows()
+        held, inverse = (hold.hold, hold.inverse) if hold is not None else (self._nothing_held, np.zeros((0, 0)))
+        frames = self.state.frames
+        return self._contact_rows.contact_rows_at(
+            self.arrays, self.rows, self.jointed, frames.position, frames.rotation, *self._islands, contacts.body_a,
+            contacts.body_b, contacts.probe_b, contacts.radius, contacts.surface_a, contacts.normal_a, held, inverse)
+
     def rows_through_joints(self, body_a, body_b, point, directions, hold=None) -> ContactRowArrays:
         """Contact rows along (m, d, 3) directions at (m, 3) world points of bodies a and b, now, with
         their responses through the joints and the motor axes `hold` holds (contact/motor_hold.MotorHold,

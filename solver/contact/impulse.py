@@ -42,39 +42,37 @@ def gap_targets(gap: np.ndarray, overlapping: np.ndarray, h: float) -> np.ndarra
 
 
 class ContactRows:
-    """The rows of m contacts at one instant, solved alongside the joints."""
+    """The rows of m contacts at the instant's frames now, solved alongside the joints."""
 
-    def __init__(self, model, instant: Instant, contacts: Contacts, frames: Frames,
-                 pushed_out: frozenset | set = frozenset(), hold=None):
+    def __init__(self, model, instant: Instant, contacts: Contacts, pushed_out: frozenset | set = frozenset(),
+                 hold=None):
         """pushed_out: keys of contacts the step's loop was pushing apart (their normal rate is held at
         zero in the velocity correction even once they no longer overlap). hold: the motors that hold
         their axes against these contacts (motor_hold.MotorHold), or None."""
         self.contacts = contacts
-        # (m, 3, 3) rows n, t1, t2; (m, 2, 3) the contact point as a material point of a and of b
-        point, self.directions, self.local = contacts.frames_at(frames)
-        self.rows = instant.rows_through_joints(contacts.body_a, contacts.body_b, point, self.directions, hold)
+        # (m, 3, 3) rows n, t1, t2; (m, 2, 3) the contact point as a material point of a and b; (m, 3, 3)
+        # each contact's own K; (m,) its separation now
+        self.rows, self.directions, self.local, self.block, self.gap_now = instant.contact_rows(contacts, hold)
         m = len(contacts)
         from ..kernels.contact import contact_rows, passes, velocity_correction  # loaded with the first simulation
 
         self._kernels, self._rows_kernels, self._velocity = passes, contact_rows, velocity_correction
-        self.block = contact_rows.blocks(self.rows)  # (m, 3, 3) each contact's own K
         self.accumulated = np.zeros((m, 3))  # normal, tangent, binormal impulses this step
         self.passes = 0
         self.settled = True  # whether the correction loop's passes settled these contacts (contact_loop kernels)
         # overlapping contacts (deeper than a resting one ever is) are pushed out gently: the loop
         # asks the look-ahead gap to close by at most SEPARATION_SPEED h, and the velocity
         # correction holds their normal rate at zero (two-sided), so no speed is left from it
-        self.gap_now = contacts.separation(frames)  # (m,)
         self.overlapping = overlapping(self.gap_now, model.settings.dmax)  # (m,)
         pushing = self.overlapping
         if pushed_out:
             pushing = pushing | np.array([key in pushed_out for key in contacts.key], dtype=bool)
         self.normal_floor = np.where(pushing, -np.inf, 0.0)  # (m,) least normal impulse of P-step 4
 
-    def with_more(self, model, instant: Instant, more: Contacts, frames: Frames) -> "ContactRows":
+    def with_more(self, model, instant: Instant, more: Contacts) -> "ContactRows":
         """These rows and those of `more` (at the same instant): these keep the impulses they have
         taken this step (the twist holds them already), the new ones start from none."""
-        extended = ContactRows(model, instant, joined(self.contacts, more), frames)
+        extended = ContactRows(model, instant, joined(self.contacts, more))
         extended.accumulated[:len(self.contacts)] = self.accumulated
         extended.passes = self.passes
         return extended
@@ -156,11 +154,11 @@ def resolve_impacts(model, instant: Instant, contacts: Contacts, frames: Frames,
                     candidates: np.ndarray, h: float) -> None:
     """Schmitt §11 impact pairs among the `candidates` (m,) bool of these contacts: those closing
     faster than resting_speed(h) are compressed together and reflected by Poisson's law, in rounds
-    (kernels/contact/passes.impacts)."""
+    (kernels/contact/passes.impacts). frames: the instant's now."""
     speed = resting_speed(model, h)
     if not candidates.any() or not (normal_rates(contacts, frames, twist)[candidates] < -speed).any():
         return
-    ContactRows(model, instant, contacts.subset(candidates), frames).impacts(
+    ContactRows(model, instant, contacts.subset(candidates)).impacts(
         twist, speed, model.settings.max_corrections, model.settings.vmax)
 
 

@@ -260,8 +260,8 @@ class ContactStep:
             if lcp_contacts is not None:
                 return None, lcp_contacts, None
             # Lemke ended on a ray: this step's contacts go the impulse way
-            return ContactRows(model, instant, contacts, state.frames), None, None
-        contact_rows = ContactRows(model, instant, contacts, state.frames)
+            return ContactRows(model, instant, contacts), None, None
+        contact_rows = ContactRows(model, instant, contacts)
         bounces = contacts.restitution > 0
         impact = None if shortened or not bounces.any() else _first_impact(
             contacts.subset(bounces), contact_rows.rates(state.twist.reshape(-1))[bounces, 0], state, h, ahead)
@@ -295,7 +295,7 @@ class ContactStep:
             more = self._uncovered(contact_rows)
             if not len(more):
                 break
-            contact_rows = contact_rows.with_more(self.model, instant, more, instant.state.frames)
+            contact_rows = contact_rows.with_more(self.model, instant, more)
         if not contact_rows.settled:  # the passes could not do it alone: the next try starts with the direct step
             self._settle_wait = 1
         self.stats["contact_passes"] += contact_rows.passes
@@ -397,9 +397,9 @@ class ContactStep:
         within their budgets (contact/motor_hold.py), and each contact's friction stays within its cone
         with what it took in the step's loop (`carried`, ContactRows.impulses)."""
         model, instant = self.model, self.instant
-        settings, frames, twist = model.settings, instant.state.frames, instant.state.twist.reshape(-1)
+        settings, twist = model.settings, instant.state.twist.reshape(-1)
         hold = self._motor_hold(instant.work.velocity_accumulated, h)
-        contact_rows = ContactRows(model, instant, touching, frames, pushed_out, hold)
+        contact_rows = ContactRows(model, instant, touching, pushed_out, hold)
         contact_rows.warm_start(self._warm_velocity, twist, h / self._warm_h)
         while True:
             self._velocity_settle_wait = contact_rows.solve_velocities(twist, settings.max_corrections, settings.vmax,
@@ -415,7 +415,7 @@ class ContactStep:
             contact_rows.take_back(twist)
             hold.release(overdrawn, answer, twist.reshape(-1, 6))
             impulses = contact_rows.impulses()
-            contact_rows = ContactRows(model, instant, touching, frames, pushed_out, hold)
+            contact_rows = ContactRows(model, instant, touching, pushed_out, hold)
             contact_rows.warm_start(impulses, twist, 1.0)
 
 

@@ -4,10 +4,31 @@ of its two bodies, and their impulse responses through the joints over the bodie
 rows.joints_coupling). The arrays are arrays.ContactRowArrays; twists are (6 n,), linear | angular."""
 import numpy as np
 
+from ...arrays import ContactRowArrays
 from .held_motors import remove_held_part
 from ..jit import borrowing_kernel, entry_kernel, kernel
 from ..rows import joints_coupling, response_of, solve_system, take_joints_answer
 from ..vector import body_point, cross, dot, rotate, unrotate
+from .narrow_phase import separations
+
+
+@entry_kernel
+def contact_rows_at(model, rows, jointed, position, rotation, body_island, island_start, island_body, island_jointed,
+                    body_a, body_b, probe_b, radius, surface_a, normal_a, hold, held_inverse):
+    """The rows of m contacts (contact/detection.Contacts' fields) in the frames given, in one call:
+    (ContactRowArrays, (m, 3, 3) their directions and (m, 2, 3) their points as material points of a
+    and b (contact_frames), (m, 3, 3) each contact's own block of K (blocks), (m,) its separation).
+    The rest as jacobian_and_response takes it."""
+    point, directions, local = contact_frames(position, rotation, body_a, body_b, probe_b, radius, normal_a)
+    m = body_a.shape[0]
+    body = np.empty((m, 2), dtype=np.int64)
+    for c in range(m):
+        body[c, 0], body[c, 1] = body_a[c], body_b[c]
+    contact = ContactRowArrays(body, *jacobian_and_response(model, rows, jointed, position, body_island, island_start,
+                                                             island_body, island_jointed, body_a, body_b, point,
+                                                             directions, hold, held_inverse))
+    gap = separations(position, rotation, body_a, body_b, probe_b, radius, surface_a, normal_a)
+    return contact, directions, local, blocks(contact), gap
 
 
 @entry_kernel
