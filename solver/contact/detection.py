@@ -78,7 +78,8 @@ class Contacts:
         rows = np.flatnonzero(keep)
         if len(rows) == len(self):
             return self
-        return Contacts([self.key[k] for k in rows], *(getattr(self, f)[rows] for f in FIELDS))
+        key = self.key
+        return Contacts([key[k] for k in rows.tolist()], *(getattr(self, f)[rows] for f in FIELDS))
 
     def refit(self, now: Frames, ahead: Frames) -> "Contacts":
         """Stewart-Trinkle §3.6: the tangent planes of curved surfaces as they are at the look-ahead,

@@ -8,6 +8,8 @@ mu I_nsum (the beta clamp: friction brakes the slip at most to rest, never rever
 through the joints (the Schur complement of K, as drives do), so a mechanism's whole structure
 answers a contact.
 """
+from typing import NamedTuple
+
 import numpy as np
 
 from ..frames import Frames
@@ -27,7 +29,35 @@ IMPACT_ROUNDS = 64
 # a short sub-step's impulses (one that reaches a step's end) are mostly its gaps closed over its
 # length, which do not grow with the step as a load's do.
 WARM_GROWTH = 2.0
-NOTHING_CARRIED = np.zeros(3)  # the impulses of a contact the step's loop did not hold
+
+
+class KeyedImpulses(NamedTuple):
+    """Contacts' impulses by key: the normal, tangent and binormal impulse of the contact keyed `key`
+    are values[row_of[key]]."""
+
+    row_of: dict
+    values: np.ndarray  # (m, 3)
+
+    @classmethod
+    def of(cls, keys: list, values: np.ndarray) -> "KeyedImpulses":
+        """The (m, 3) values of the m contacts keyed `keys`, in order."""
+        return cls(dict(zip(keys, range(len(keys)))), values)
+
+    def rows(self, keys: list) -> np.ndarray:
+        """(m,) the row of values of each of these keys, -1 for a key that has none."""
+        row_of = self.row_of
+        return np.array([row_of.get(key, -1) for key in keys], dtype=np.int64)
+
+    def for_keys(self, keys: list) -> np.ndarray:
+        """(m, 3) the impulses of each of these keys, none for a key that has none."""
+        rows = self.rows(keys)
+        found = rows >= 0
+        impulses = np.zeros((len(keys), 3))
+        impulses[found] = self.values[rows[found]]
+        return impulses
+
+
+NO_IMPULSES = KeyedImpulses({}, np.zeros((0, 3)))
 
 
 def overlapping(gap: np.ndarray, dmax: float) -> np.ndarray:
@@ -77,7 +107,7 @@ class ContactRows:
         extended.passes = self.passes
         return extended
 
-    def warm_start(self, previous: dict, twist: np.ndarray, scale: float) -> None:
+    def warm_start(self, previous: KeyedImpulses, twist: np.ndarray, scale: float) -> None:
         """Starts each contact from the impulses it took in the same pass of the last sub-step (by key,
         times `scale`, the ratio of the sub-steps' lengths) and applies them: a resting stack's are
         nearly this step's, so the passes only correct them (Box2D's warm starting) instead of building
@@ -85,20 +115,16 @@ class ContactRows:
         as the last starts from none (kernels/contact/held_contacts.py finds a resting stack's support then)."""
         if scale > WARM_GROWTH:
             return
-        rows, impulses = [], []
-        for row, key in enumerate(self.contacts.key):
-            impulse = previous.get(key)
-            if impulse is not None:
-                rows.append(row)
-                impulses.append(impulse)
-        if rows:
-            self.accumulated[rows] = scale * np.array(impulses)
+        rows = previous.rows(self.contacts.key)
+        found = rows >= 0
+        if found.any():
+            self.accumulated[found] = scale * previous.values[rows[found]]
         if self.accumulated.any():
             self._rows_kernels.apply_impulses(self.rows, self.accumulated, twist)
 
-    def impulses(self) -> dict:
-        """{key: (3,) normal, tangent, binormal impulse} of this step, for the next one's warm start."""
-        return dict(zip(self.contacts.key, self.accumulated.copy()))
+    def impulses(self) -> KeyedImpulses:
+        """This step's impulses by key, for the next one's warm start."""
+        return KeyedImpulses.of(self.contacts.key, self.accumulated.copy())
 
     def overlapping_keys(self) -> set:
         return {key for key, overlapping in zip(self.contacts.key, self.overlapping) if overlapping}
@@ -130,13 +156,14 @@ class ContactRows:
         return self._kernels.impacts(self.rows, self.block, self.contacts.friction,
                                      self.contacts.restitution, twist, impact_speed, IMPACT_ROUNDS, passes, tolerance)
 
-    def solve_velocities(self, twist: np.ndarray, limit: int, vmax: float, settle_wait: int, carried: dict) -> int:
+    def solve_velocities(self, twist: np.ndarray, limit: int, vmax: float, settle_wait: int,
+                         carried: KeyedImpulses) -> int:
         """P-step 4 for the contacts (kernels/contact/velocity_correction.py): passes until none changes a
         rate by vmax, at most `limit`, each contact's friction within its cone together with the
-        impulses it took in the step's loop, `carried` ({key: (3,)}, ContactRows.impulses), with the
+        impulses it took in the step's loop, `carried` (ContactRows.impulses), with the
         direct step for the contacts that press and stick tried after `settle_wait` passes. Returns the
         passes the next call waits before its direct step."""
-        earlier = np.array([carried.get(key, NOTHING_CARRIED) for key in self.contacts.key]).reshape(-1, 3)
+        earlier = carried.for_keys(self.contacts.key)
         self.passes, wait = self._velocity.velocity_correction(
             self.rows, self.block, self.accumulated, self.contacts.friction, self.normal_floor, earlier, twist,
             self.passes, limit, settle_wait, vmax)

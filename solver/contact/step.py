@@ -26,8 +26,8 @@ from ..instant import Instant
 from ..integrator import fly
 from ..sleeping import Sleep
 from .detection import Contacts, compiled_shapes, find_contacts
-from .impulse import (SEPARATION_SPEED, TOUCHING, ContactRows, gap_targets, normal_rates, overlapping, resolve_impacts,
-                      resting_speed)
+from .impulse import (NO_IMPULSES, SEPARATION_SPEED, TOUCHING, ContactRows, KeyedImpulses, gap_targets, normal_rates,
+                      overlapping, resolve_impacts, resting_speed)
 from .stewart_trinkle import apply_lcp_impulses, impulses_by_key
 from .lcp_solver import LemkeFailure
 from .motor_hold import MotorHold, holding_motors
@@ -57,12 +57,12 @@ class ContactStep:
         self._lcp_gap_now, self._lcp_overlapping = np.zeros(0), np.zeros(0, dtype=bool)  # the LCP's contacts now
         # which of each contact's LCP unknowns were positive last (stewart_trinkle.apply_lcp_impulses)
         self._lcp_supports: dict = {}
-        # each contact's LCP impulses this step ({key: (3,)}, stewart_trinkle.impulses_by_key)
-        self._lcp_impulses: dict = {}
+        # each contact's LCP impulses this step (stewart_trinkle.impulses_by_key)
+        self._lcp_impulses = NO_IMPULSES
         # each contact's impulses in the last sub-step's position loop and velocity correction, and
         # that sub-step's length: where this sub-step's passes start (ContactRows.warm_start)
-        self._warm_position: dict = {}
-        self._warm_velocity: dict = {}
+        self._warm_position = NO_IMPULSES
+        self._warm_velocity = NO_IMPULSES
         self._warm_h = model.settings.h
         self._settle_wait = 1  # passes before the contact loop's first direct step (contact_loop.correct_positions)
         self._velocity_settle_wait = FIRST_PASSES  # the same in the velocity correction (ContactRows.solve_velocities)
@@ -149,7 +149,7 @@ class ContactStep:
         if not finite:
             return non_finite(state)
         position_impulses, velocity_impulses = None, None
-        carried: dict = {}  # each contact's impulses in the step so far ({key: (3,)})
+        carried = NO_IMPULSES  # each contact's impulses in the step so far
         if contact_rows is not None:
             position_impulses = carried = contact_rows.impulses()
             pushed_out = contact_rows.overlapping_keys()
@@ -376,7 +376,7 @@ class ContactStep:
             except LemkeFailure:  # with the joints' impulses in, Lemke ended on a ray
                 return Failure(LCP_GAVE_UP, -1, 0.0)
             more = impulses_by_key(contacts, z, model.settings.friction_directions)
-            self._lcp_impulses = {key: self._lcp_impulses.get(key, 0.0) + more[key] for key in more}
+            self._lcp_impulses = KeyedImpulses.of(contacts.key, self._lcp_impulses.for_keys(contacts.key) + more.values)
             converged, joint, gap, _ = self._correct_positions(arrays, h, None)
             if not converged:
                 return Failure(GAP, joint, gap)
@@ -392,7 +392,8 @@ class ContactStep:
         self.instant.ensure_rows()
         return MotorHold(self.instant.arrays, self.instant.rows, spent_by_drive, h, self._held_motors, before_flight)
 
-    def _velocity_contacts(self, touching: Contacts, pushed_out: set, carried: dict, h: float) -> ContactRows:
+    def _velocity_contacts(self, touching: Contacts, pushed_out: set, carried: KeyedImpulses,
+                           h: float) -> ContactRows:
         """P-step 4 for the touching contacts, after the joints' and drives': the motors hold their axes
         within their budgets (contact/motor_hold.py), and each contact's friction stays within its cone
         with what it took in the step's loop (`carried`, ContactRows.impulses)."""

@@ -18,6 +18,7 @@ import numpy as np
 from ..frames import Frames
 from ..integrator import fly
 from .detection import Contacts
+from .impulse import KeyedImpulses
 from .lcp_solver import lemke
 from ..instant import Instant
 
@@ -142,14 +143,14 @@ def _solve(model, instant: Instant, contacts: Contacts, frames: Frames, start: n
     return contact_rows, impulses, z
 
 
-def impulses_by_key(contacts: Contacts, z: np.ndarray, k: int) -> dict:
-    """{key: (3,) normal, tangent, binormal impulse} of each contact from the LCP's z (_solve's order),
+def impulses_by_key(contacts: Contacts, z: np.ndarray, k: int) -> KeyedImpulses:
+    """The normal, tangent and binormal impulse of each contact from the LCP's z (_solve's order),
     its cone edges summed along the tangent and binormal of its frame (Contacts.frames_at)."""
     m = len(contacts)
     angles = 2 * np.pi * np.arange(k) / k
     beta = z[m:m + m * k].reshape(m, k)
     impulses = np.column_stack((z[:m], beta @ np.cos(angles), beta @ np.sin(angles)))
-    return dict(zip(contacts.key, impulses))
+    return KeyedImpulses.of(contacts.key, impulses)
 
 
 def _kernels():
