@@ -145,8 +145,8 @@ class EntryDispatcher(CPUDispatcher):
     model's and the rows' arrays takes longer than a small scene's kernel runs (docs/contact_step.md).
     A call with LASTING arrays types them once: later calls with the same objects and arguments of
     the same kinds go straight to the compiled entry numba chose for them. The RECORDED tuples (the
-    model's, the shape table, the rows', the work arrays') reach the kernel as records of the same
-    arrays (records.py).
+    model's, the shape tables, the rows', the work arrays') reach the kernel as records of the same
+    arrays (records.py), kept with the entry: the call's key holds the tuples' identities.
     Kernels that call it call its kernel twin instead (the same function compiled as an inner kernel):
     its machine code is compiled only for what Python calls (inner_code.py)."""
 
@@ -163,9 +163,15 @@ class EntryDispatcher(CPUDispatcher):
         key = _call_key(args)
         fast = self.__dict__.setdefault("_fast_calls", {})
         found = fast.get(key) if key is not None else None
-        handed = tuple(_record(arg) if type(arg) in RECORDED else arg for arg in args)
         if found is not None:
-            return found[0](*handed)
+            entry, _, records = found
+            if not records:
+                return entry(*args)
+            handed = list(args)
+            for position, record in records:  # the key holds the recorded tuples' identities
+                handed[position] = record
+            return entry(*handed)
+        handed = tuple(_record(arg) if type(arg) in RECORDED else arg for arg in args)
         result = super().__call__(*handed)  # types, compiles if need be, runs
         if key is not None:
             with _KEEPING:
@@ -173,7 +179,9 @@ class EntryDispatcher(CPUDispatcher):
                 if overload is not None:
                     if len(fast) >= FAST_CALLS:
                         del fast[next(iter(fast))]
-                    fast[key] = (overload.entry_point, tuple(arg for arg in args if type(arg) in LASTING))
+                    records = tuple((position, record) for position, (arg, record) in enumerate(zip(args, handed))
+                                    if type(arg) in RECORDED)
+                    fast[key] = (overload.entry_point, tuple(arg for arg in args if type(arg) in LASTING), records)
         return result
 
     def _chosen_overload(self, args):
