@@ -23,8 +23,9 @@ from .shape_table import BOX, CAPSULE, HULL, POINT
 # exert nothing, so the margin only costs a little work.
 MARGIN = 1e-3
 
-# what the narrow phase takes as (boxes, hulls, rounds) when it compiles the manifolds of every kind
-EVERY_SHAPE = (True, True, True)
+# what finding contacts takes as (boxes, hulls, rounds, meshes) when it compiles the manifolds of every
+# kind of shape and the probes against meshes
+EVERY_SHAPE = (True, True, True, True)
 
 # what the broad phase looks at, when not every slot of the layout (sleeping.py): the slot pairs (p, 2),
 # the slots (S,) and bodies (n,) tested against planes and meshes
@@ -106,14 +107,16 @@ FIELDS = ("body_a", "body_b", "probe_b", "radius", "surface_a", "normal_a", "fri
 
 
 def compiled_shapes(layout, every: bool) -> tuple:
-    """What the narrow phase takes as (boxes, hulls, rounds): True for a kind of shape the layout has,
-    None for one it has none of, whose manifolds numba then prunes before typing (a stack of boxes
-    compiles no capsule's and no hull's code). Every kind when `every`: once the kernel cache is complete
-    (kernels/jit.cache_complete) the detection of every kind is there to load, and it runs as fast."""
+    """What finding contacts takes as (boxes, hulls, rounds, meshes): True for a kind of shape (or for
+    meshes) the layout has, None for one it has none of, whose code numba then prunes before typing (a
+    stack of boxes on a plane compiles no capsule's, hull's or mesh's code). Every kind when `every`:
+    once the kernel cache is complete (kernels/jit.cache_complete) the detection of every kind is there
+    to load, and it runs as fast."""
     if every:
         return EVERY_SHAPE
     kinds = set(layout.shapes.kind.tolist())
-    return tuple(True if kinds & set(group) else None for group in ((BOX,), (HULL,), (CAPSULE, POINT)))
+    shapes = tuple(True if kinds & set(group) else None for group in ((BOX,), (HULL,), (CAPSULE, POINT)))
+    return (*shapes, True if layout.meshes else None)
 
 
 def find_contacts(model, now: Frames, ahead: Frames, active: ActiveSlots | None = None,

@@ -11,12 +11,13 @@ from ..jit import entry_kernel, kernel
 
 
 @entry_kernel
-def contacts_within_reach(table, boxes, hulls, rounds, surfaces, slot_pairs, slot_moves, body_moves, position,
+def contacts_within_reach(table, boxes, hulls, rounds, meshes, surfaces, slot_pairs, slot_moves, body_moves, position,
                           rotation, look_ahead, ahead_position, ahead_rotation, margin, dmax):
     """Every contact point within `margin` at the frames given (position (n, 3), rotation (n, 3, 3)) or
     at the look-ahead's (the same arrays without `look_ahead`), of the slot pairs (p, 2) and the moving
     slots (S,) and bodies (n,) given (sleeping.py's), the shape table `table` and the ContactTable
-    `surfaces` (contact/layout.py); boxes, hulls, rounds as narrow_phase.contact_points takes them.
+    `surfaces` (contact/layout.py); boxes, hulls, rounds as narrow_phase.contact_points takes them, and
+    meshes None where the layout has none (numba then compiles no probe's code).
     Returns the fields of contact/detection.Contacts in order, the key (m, 4) int64 first: BODIES, slot
     a, slot b, feature; PLANE, plane, slot b, feature; MESH, mesh, triangle, probe. The narrow phase's
     points come first, then each mesh's."""
@@ -26,25 +27,26 @@ def contacts_within_reach(table, boxes, hulls, rounds, surfaces, slot_pairs, slo
     source, bodies, probe_b, radius, surface_a, normal_a, segment_a, radius_a = contacts_over_step(
         table, boxes, hulls, rounds, position, rotation, look_ahead, ahead_position, ahead_rotation, pair_kind,
         pair_a, pair_b, pair_margin, surfaces.plane_point, surfaces.plane_normal, margin, dmax)
-    meshes, probes = surfaces.mesh_first_leaf.shape[0], surfaces.probe_body.shape[0]
+    capacity = surfaces.mesh_first_leaf.shape[0] * surfaces.probe_body.shape[0]
     # each mesh's probes found, end to end: (mesh, probe, triangle), closest point and normal (world)
-    on_mesh = np.empty((meshes * probes, 3), dtype=np.int64)
-    closest_on, normal_on = np.empty((meshes * probes, 3)), np.empty((meshes * probes, 3))
+    on_mesh = np.empty((capacity, 3), dtype=np.int64)
+    closest_on, normal_on = np.empty((capacity, 3)), np.empty((capacity, 3))
     found_on = 0
-    for k in range(meshes):
-        n0, n1 = surfaces.mesh_first_node[k], surfaces.mesh_first_node[k + 1]
-        t0, t1 = surfaces.mesh_first_triangle[k], surfaces.mesh_first_triangle[k + 1]
-        probe, triangle, closest, normal = probes_against_mesh(
-            surfaces.probe_body, surfaces.probe_local, surfaces.probe_radius, body_moves, position, rotation,
-            ahead_position, ahead_rotation, margin, surfaces.node_low[n0:n1], surfaces.node_high[n0:n1],
-            surfaces.node_start[n0:n1], surfaces.node_stop[n0:n1], surfaces.mesh_first_leaf[k],
-            surfaces.triangle_low[t0:t1], surfaces.triangle_high[t0:t1], surfaces.order[t0:t1],
-            surfaces.corners[t0:t1], surfaces.normals[t0:t1])
-        for j in range(probe.shape[0]):
-            on_mesh[found_on, 0], on_mesh[found_on, 1], on_mesh[found_on, 2] = k, probe[j], triangle[j]
-            for i in range(3):
-                closest_on[found_on, i], normal_on[found_on, i] = closest[j, i], normal[j, i]
-            found_on += 1
+    if meshes is not None:  # pruned before typing where the layout has no mesh
+        for k in range(surfaces.mesh_first_leaf.shape[0]):
+            n0, n1 = surfaces.mesh_first_node[k], surfaces.mesh_first_node[k + 1]
+            t0, t1 = surfaces.mesh_first_triangle[k], surfaces.mesh_first_triangle[k + 1]
+            probe, triangle, closest, normal = probes_against_mesh(
+                surfaces.probe_body, surfaces.probe_local, surfaces.probe_radius, body_moves, position, rotation,
+                ahead_position, ahead_rotation, margin, surfaces.node_low[n0:n1], surfaces.node_high[n0:n1],
+                surfaces.node_start[n0:n1], surfaces.node_stop[n0:n1], surfaces.mesh_first_leaf[k],
+                surfaces.triangle_low[t0:t1], surfaces.triangle_high[t0:t1], surfaces.order[t0:t1],
+                surfaces.corners[t0:t1], surfaces.normals[t0:t1])
+            for j in range(probe.shape[0]):
+                on_mesh[found_on, 0], on_mesh[found_on, 1], on_mesh[found_on, 2] = k, probe[j], triangle[j]
+                for i in range(3):
+                    closest_on[found_on, i], normal_on[found_on, i] = closest[j, i], normal[j, i]
+                found_on += 1
     m = source.shape[0] + found_on
     key = np.empty((m, 4), dtype=np.int64)
     body_a, body_b = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64)
