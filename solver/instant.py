@@ -75,12 +75,16 @@ class Instant:
             stats[name] += int(count)
         self.counters[:] = 0
 
+    def _held(self, hold) -> tuple:
+        """(q,) the motor axes `hold` (contact/motor_hold.MotorHold, or None) holds, and their C_HH^-1."""
+        return (hold.hold, hold.inverse) if hold is not None else (self._nothing_held, np.zeros((0, 0)))
+
     def contact_rows(self, contacts, hold=None) -> tuple:
         """The rows of `contacts` (contact/detection.Contacts) now, with their responses through the
         joints and the motor axes `hold` holds, as kernels/contact/contact_rows.contact_rows_at gives
         them: (ContactRowArrays, directions, material points, each contact's block of K, separation)."""
         self.ensure_rows()
-        held, inverse = (hold.hold, hold.inverse) if hold is not None else (self._nothing_held, np.zeros((0, 0)))
+        held, inverse = self._held(hold)
         frames = self.state.frames
         return self._contact_rows.contact_rows_at(
             self.arrays, self.rows, self.jointed, frames.position, frames.rotation, *self._islands, contacts.body_a,
@@ -92,7 +96,7 @@ class Instant:
         or None; kernels/contact/contact_rows.py)."""
         self.ensure_rows()
         body_a, body_b = np.asarray(body_a, dtype=np.int64), np.asarray(body_b, dtype=np.int64)
-        held, inverse = (hold.hold, hold.inverse) if hold is not None else (self._nothing_held, np.zeros((0, 0)))
+        held, inverse = self._held(hold)
         return ContactRowArrays(np.column_stack((body_a, body_b)), *self._contact_rows.jacobian_and_response(
             self.arrays, self.rows, self.jointed, self.state.frames.position, *self._islands, body_a, body_b, point,
             directions, held, inverse))

@@ -5,7 +5,7 @@ import numpy as np
 
 from .mesh_bvh import TriangleBVH
 from .mesh_contacts import mesh_probes
-from .shape_table import BOX, CAPSULE, HULL, POINT, shape_table, slot_reach
+from .shape_table import BOX, CAPSULE, HULL, POINT, end_to_end, first_offsets, shape_table, slot_reach
 
 
 # What finding contacts (kernels/contact/detection.py) reads besides the shape table, made once a model.
@@ -50,22 +50,11 @@ class ContactLayout:
         self.table = self._contact_table()
         self.enabled = bool(len(slot_body)) and bool(self.planes or self.meshes or len(self.slot_pairs))
 
-    def pair_surface(self, body_b: np.ndarray, friction_a: np.ndarray, restitution_a: np.ndarray):
-        """(m,) friction and restitution of contacts of bodies b against surfaces with these: the
-        geometric mean of the frictions, the larger restitution."""
-        return (np.sqrt(self.body_friction[body_b] * friction_a),
-                np.maximum(self.body_restitution[body_b], restitution_a))
-
-
     def _contact_table(self) -> ContactTable:
         meshes = [bvh for _, bvh in self.meshes]
 
         def packed(field, shape, dtype=float):
-            parts = [np.asarray(getattr(bvh, field), dtype=dtype) for bvh in meshes]
-            return np.ascontiguousarray(np.concatenate(parts)) if parts else np.zeros((0, *shape), dtype=dtype)
-
-        def starts(lengths):
-            return np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+            return end_to_end(meshes, field, shape, dtype)
 
         surface = np.array([[mesh["friction"], mesh["restitution"]] for mesh, _ in self.meshes], dtype=float)
         surface = surface.reshape(-1, 2)
@@ -75,7 +64,7 @@ class ContactLayout:
             self.plane_friction, self.plane_restitution, probes.probe_body.astype(np.int64),
             np.ascontiguousarray(probes.probe_local, dtype=float), probes.probe_radius.astype(float),
             np.ascontiguousarray(surface[:, 0]), np.ascontiguousarray(surface[:, 1]),
-            starts([len(bvh.node_low) for bvh in meshes]), starts([len(bvh.order) for bvh in meshes]),
+            first_offsets([len(bvh.node_low) for bvh in meshes]), first_offsets([len(bvh.order) for bvh in meshes]),
             np.array([bvh.first_leaf for bvh in meshes], dtype=np.int64),
             packed("node_low", (3,)), packed("node_high", (3,)), packed("node_start", (), np.int64),
             packed("node_stop", (), np.int64), packed("triangle_low", (3,)), packed("triangle_high", (3,)),

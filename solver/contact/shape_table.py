@@ -67,19 +67,27 @@ def shape_table(body_shapes: list[tuple[int, dict, np.ndarray]]) -> ShapeTable:
 
 def _packed(hulls: list[Polyhedron]) -> tuple:
     """The hull_* fields of ShapeTable: offsets, then Polyhedron's fields end to end."""
-    def starts(lengths):
-        return np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    offsets = (first_offsets([len(h.vertices) for h in hulls]), first_offsets([len(h.face_normal) for h in hulls]),
+               first_offsets([len(h.face_start) for h in hulls]), first_offsets([len(h.face_vertex) for h in hulls]),
+               first_offsets([len(h.edge_vertex) for h in hulls]))
 
     def joined(field, shape, dtype=float):
-        parts = [np.asarray(getattr(hull, field), dtype=dtype) for hull in hulls]
-        return np.concatenate(parts) if parts else np.zeros((0, *shape), dtype=dtype)
+        return end_to_end(hulls, field, shape, dtype)
 
-    offsets = (starts([len(h.vertices) for h in hulls]), starts([len(h.face_normal) for h in hulls]),
-               starts([len(h.face_start) for h in hulls]), starts([len(h.face_vertex) for h in hulls]),
-               starts([len(h.edge_vertex) for h in hulls]))
     return (*offsets, joined("vertices", (3,)), joined("face_normal", (3,)), joined("face_offset", ()),
             joined("face_start", (), np.int64), joined("face_vertex", (), np.int64),
             joined("face_edge", (), np.int64), joined("edge_vertex", (2,), np.int64), joined("edge_arc", (2, 3)))
+
+
+def first_offsets(lengths: list[int]) -> np.ndarray:
+    """(k + 1,) int64: where each of k parts of these lengths starts when packed end to end, then the end."""
+    return np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+
+
+def end_to_end(parts: list, field: str, shape: tuple, dtype=float) -> np.ndarray:
+    """The array `field` of every part, packed end to end (rows of `shape`); empty for no parts."""
+    arrays = [np.asarray(getattr(part, field), dtype=dtype) for part in parts]
+    return np.concatenate(arrays) if arrays else np.zeros((0, *shape), dtype=dtype)
 
 
 def slot_reach(table: ShapeTable) -> np.ndarray:

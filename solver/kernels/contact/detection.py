@@ -85,7 +85,7 @@ def contacts_within_reach(table, boxes, hulls, rounds, meshes, surfaces, slot_pa
 
 @kernel
 def _pair_surface(surfaces, body_b, friction_a, restitution_a, friction, restitution, c):
-    """Contact c's friction and restitution against a surface of these (ContactLayout.pair_surface):
-    the geometric mean of the frictions, the larger restitution."""
+    """Contact c's friction and restitution, body b's against a surface of these: the geometric mean
+    of the frictions, the larger restitution."""
     friction[c] = np.sqrt(surfaces.body_friction[body_b] * friction_a)
     restitution[c] = max(surfaces.body_restitution[body_b], restitution_a)
