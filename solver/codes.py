@@ -42,6 +42,12 @@ MAX_STEPS_PER_RUN = 10**9  # steps one run may ask for: more is a mistake of uni
 SLOW_SUBSTEPS = 16  # sub-steps a step, at the start of a run or over a baked frame, from which it is said to crawl
 SLOW_TOTAL = 100_000  # the least number of sub-steps left at that pace that is worth a warning
 
+# Separations below this count as touching (a contact pair); above it a pair that closes within the
+# step is a collision ahead, which shortens the step if the pair bounces. A correction loop whose
+# passes have stalled keeps its step while they move no contact by this (or by Dmax, if larger): the
+# contacts stay touching (kernels/contact/contact_loop.py)
+TOUCHING = 1e-6
+
 # A direct step for the held contacts that failed (kernels/contact/held_contacts.settle) is tried again
 # after passes that did this many times its work, so failing tries cost at most this fraction of the passes
 SETTLE_RETRY_WORK = 4

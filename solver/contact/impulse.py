@@ -12,13 +12,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..codes import TOUCHING
 from ..frames import Frames
 from .detection import Contacts, joined
 from ..instant import Instant
 
-# Separations below this count as touching (a contact pair); above it a pair that closes within the
-# step is a collision ahead, which shortens the step if the pair bounces.
-TOUCHING = 1e-6
 # Bodies that overlap (placed so, or pushed in) come apart at most this fast, and keep no speed from
 # it: a box started 50 mm inside the floor must not be launched (it jumped 1.3 m).
 SEPARATION_SPEED = 0.2  # m/s

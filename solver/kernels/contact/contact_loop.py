@@ -12,7 +12,7 @@ Contact arrays, m contacts (as kernels/contact/passes.py, plus their geometry):
 """
 import numpy as np
 
-from ...codes import SETTLE_RETRY_WORK
+from ...codes import SETTLE_RETRY_WORK, TOUCHING
 from .passes import STALL_PASSES, position_pass, row_rates, stalled, tangent_bases
 from ..correction import correct_joints_and_drives, hand_over, solves_whole, watched_look
 from ..flight import fly
@@ -57,7 +57,10 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     look-ahead still holds, the passes the next call waits before its direct step). Out of sweeps, the
     contacts count as converged if their last pass changed no gap by Dmax or the direct step closed
     them: only their tight tolerance is missing, which a smaller step would not reach faster. So do
-    they, without waiting for the sweeps to run out, once the passes have stalled (STALL_PASSES). A direct
+    they, without waiting for the sweeps to run out, once the passes have stalled (STALL_PASSES) with
+    no gap changed by Dmax, or by codes.TOUCHING if larger: passes on sliding contacts whose friction
+    follows the normals can cycle without end (the problem is not monotone: docs/limits.md), and a
+    halving shrinks the cycle only as h^2; within TOUCHING the contacts stay touching. A direct
     step that fails is tried again only after passes that did a multiple of its work, in this call or the next
     (`settle_wait` passes in, the rest out), so that failing tries cost at most a fraction of the passes
     (codes.SETTLE_RETRY_WORK).
@@ -109,7 +112,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
         flight_valid = corrected == 0 and drive_change == 0.0 and contact_change == 0.0
         passes_stalled = stalled(recent, sweep, contact_change)
         if joints_settled and (contact_change < settings.dmax
-                               or (passes_stalled and largest_change < settings.dmax)):
+                               or (passes_stalled and largest_change < max(settings.dmax, TOUCHING))):
             return True, True, joint, gap, passes, flight_valid, max(next_settle - passes, 1)
         settled = False
         if passes >= next_settle and contact_change >= settings.dmax:  # the next sweep's pass measures what is left
