@@ -57,8 +57,9 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     look-ahead still holds, the passes the next call waits before its direct step). Out of sweeps, the
     contacts count as converged if their last pass changed no gap by Dmax or the direct step closed
     them: only their tight tolerance is missing, which a smaller step would not reach faster. So do
-    they, without waiting for the sweeps to run out, once the passes have stalled (STALL_PASSES) with
-    no gap changed by Dmax, or by codes.TOUCHING if larger: passes on sliding contacts whose friction
+    they, without waiting for the sweeps to run out, once the passes have stalled (STALL_PASSES). A
+    loop that cannot reach Dmax so (stalled, or out of at least STALL_PASSES sweeps) keeps its step
+    while its last pass changed no gap by codes.TOUCHING: passes on sliding contacts whose friction
     follows the normals can cycle without end (the problem is not monotone: docs/limits.md), and a
     halving shrinks the cycle only as h^2; within TOUCHING the contacts stay touching. A direct
     step that fails is tried again only after passes that did a multiple of its work, in this call or the next
@@ -80,6 +81,8 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     contact_change = largest_change = np.inf
     joint, gap = -1, 0.0
     whole = solves_whole(model, settings, rows)
+    # what a loop that cannot reach Dmax (stalled, or out of at least STALL_PASSES passes) may leave
+    within = max(settings.dmax, TOUCHING) if settings.max_corrections >= STALL_PASSES else settings.dmax
     recent = np.full(STALL_PASSES, np.inf)  # the last STALL_PASSES passes' changes, by pass number
     basis = tangent_bases(block)  # each contact's tangential block in its eigenbasis, the same in every pass
     nothing_carried, scratch = np.zeros((1, 3)), np.empty((3, 3))  # position_pass's
@@ -111,8 +114,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
                                                        nothing_carried, scratch)
         flight_valid = corrected == 0 and drive_change == 0.0 and contact_change == 0.0
         passes_stalled = stalled(recent, sweep, contact_change)
-        if joints_settled and (contact_change < settings.dmax
-                               or (passes_stalled and largest_change < max(settings.dmax, TOUCHING))):
+        if joints_settled and (contact_change < settings.dmax or (passes_stalled and largest_change < within)):
             return True, True, joint, gap, passes, flight_valid, max(next_settle - passes, 1)
         settled = False
         if passes >= next_settle and contact_change >= settings.dmax:  # the next sweep's pass measures what is left
@@ -124,5 +126,5 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
             # done SETTLE_RETRY_WORK times the work this try did
             if not settled:
                 next_settle = max(2 * passes, passes + SETTLE_RETRY_WORK * settle_work // max(m, 1))
-    return (joints_settled, settled or largest_change < settings.dmax, joint, gap, passes, flight_valid,
+    return (joints_settled, settled or largest_change < within, joint, gap, passes, flight_valid,
             max(next_settle - passes, 1))
