@@ -44,8 +44,8 @@ SLOW_TOTAL = 100_000  # the least number of sub-steps left at that pace that is 
 
 # Separations below this count as touching (a contact pair); above it a pair that closes within the
 # step is a collision ahead, which shortens the step if the pair bounces. A correction loop whose
-# passes stall or run out keeps its step while they move no contact by this (or by Dmax, if larger):
-# the contacts stay touching (kernels/contact/contact_loop.py)
+# passes stall or run out keeps its step while its last pass moved no contact by this and left none
+# deeper than this: the contacts stay touching (kernels/contact/contact_loop.close_enough)
 TOUCHING = 1e-6
 
 # A direct step for the held contacts that failed (kernels/contact/held_contacts.settle) is tried again

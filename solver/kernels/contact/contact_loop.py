@@ -13,6 +13,7 @@ Contact arrays, m contacts (as kernels/contact/passes.py, plus their geometry):
 import numpy as np
 
 from ...codes import SETTLE_RETRY_WORK, TOUCHING
+from .contact_rows import row_rate
 from .passes import STALL_PASSES, position_pass, row_rates, stalled, tangent_bases
 from ..correction import correct_joints_and_drives, hand_over, solves_whole, watched_look
 from ..flight import fly
@@ -39,6 +40,21 @@ def gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions
 
 
 @borrowing_kernel
+def close_enough(contact_rows, gap_h, rates_at_look, twist, h, largest_change, dmax, loose):
+    """Whether a loop that cannot settle its contacts further keeps its step: its last pass changed no gap
+    by Dmax, or (`loose`) by codes.TOUCHING and left no contact deeper than TOUCHING at the look-ahead
+    (its gap below its target, moved on by what the impulses since the look-ahead changed)."""
+    if largest_change < dmax:
+        return True
+    if not (loose and largest_change < TOUCHING):
+        return False
+    for c in range(gap_h.shape[0]):
+        if gap_h[c] + h * (row_rate(contact_rows, c, 0, twist) - rates_at_look[c, 0]) < -TOUCHING:
+            return False
+    return True
+
+
+@borrowing_kernel
 def material_point(position, rotation, body, local, c, side, i):
     """Coordinate i in the world of contact c's point as a material point of `body`, its `side` (0: a,
     1: b) of local (m, 2, 3)."""
@@ -59,9 +75,9 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     them: only their tight tolerance is missing, which a smaller step would not reach faster. So do
     they, without waiting for the sweeps to run out, once the passes have stalled (STALL_PASSES). A
     loop that cannot reach Dmax so (stalled, or out of at least STALL_PASSES sweeps) keeps its step
-    while its last pass changed no gap by codes.TOUCHING: passes on sliding contacts whose friction
-    follows the normals can cycle without end (the problem is not monotone: docs/limits.md), and a
-    halving shrinks the cycle only as h^2; within TOUCHING the contacts stay touching. A direct
+    while its contacts stay touching (close_enough): passes on sliding contacts whose friction follows
+    the normals can cycle without end (the problem is not monotone: docs/limits.md), and a halving
+    shrinks the cycle only as h^2. A direct
     step that fails is tried again only after passes that did a multiple of its work, in this call or the next
     (`settle_wait` passes in, the rest out), so that failing tries cost at most a fraction of the passes
     (codes.SETTLE_RETRY_WORK).
@@ -81,8 +97,8 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
     contact_change = largest_change = np.inf
     joint, gap = -1, 0.0
     whole = solves_whole(model, settings, rows)
-    # what a loop that cannot reach Dmax (stalled, or out of at least STALL_PASSES passes) may leave
-    within = max(settings.dmax, TOUCHING) if settings.max_corrections >= STALL_PASSES else settings.dmax
+    # a loop that cannot reach Dmax (stalled, or out of at least STALL_PASSES passes) may keep TOUCHING
+    loose = settings.max_corrections >= STALL_PASSES and TOUCHING > settings.dmax
     recent = np.full(STALL_PASSES, np.inf)  # the last STALL_PASSES passes' changes, by pass number
     basis = tangent_bases(block)  # each contact's tangential block in its eigenbasis, the same in every pass
     nothing_carried, scratch = np.zeros((1, 3)), np.empty((3, 3))  # position_pass's
@@ -114,7 +130,8 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
                                                        nothing_carried, scratch)
         flight_valid = corrected == 0 and drive_change == 0.0 and contact_change == 0.0
         passes_stalled = stalled(recent, sweep, contact_change)
-        if joints_settled and (contact_change < settings.dmax or (passes_stalled and largest_change < within)):
+        if joints_settled and (contact_change < settings.dmax or (passes_stalled and close_enough(
+                contact_rows, gap_h, rates_at_look, twist, h, largest_change, settings.dmax, loose))):
             return True, True, joint, gap, passes, flight_valid, max(next_settle - passes, 1)
         settled = False
         if passes >= next_settle and contact_change >= settings.dmax:  # the next sweep's pass measures what is left
@@ -126,5 +143,6 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
             # done SETTLE_RETRY_WORK times the work this try did
             if not settled:
                 next_settle = max(2 * passes, passes + SETTLE_RETRY_WORK * settle_work // max(m, 1))
-    return (joints_settled, settled or largest_change < within, joint, gap, passes, flight_valid,
+    kept = settled or close_enough(contact_rows, gap_h, rates_at_look, twist, h, largest_change, settings.dmax, loose)
+    return (joints_settled, kept, joint, gap, passes, flight_valid,
             max(next_settle - passes, 1))
