@@ -203,8 +203,9 @@ class Simulation:
             substeps += 1
             if substeps > MAX_SUBSTEPS:
                 raise self._stopped_short(TOO_MANY_SUBSTEPS, last_failure)
-            h = self._whirl_step(self.instant.arrays, self.state.frames.rotation, self.state.twist,
-                                 min(self._substep, remaining), self.h)
+            h = min(self._substep, remaining)
+            if self.instant.jointed is not None:  # a body no joint holds flies exactly (flight.whirl_rate)
+                h = self._whirl_step(self.instant.arrays, self.state.frames.rotation, self.state.twist, h, self.h)
             saved = self.state.copy()
             failure = self._try_substep(h)
             lcp = self.model.settings.contact_method == "lcp"

@@ -160,8 +160,9 @@ class ContactStep:
             pushed_out = set()
         touching = self._impacts(h)
         if self.model.settings.velocity_correction:
-            k.correct_velocities(instant.arrays, instant.settings, arrays, instant.rows, instant.work, h,
-                                 instant.counters, instant.driven, instant.jointed)
+            if instant.jointed is not None:  # without joints there is nothing for it to correct
+                k.correct_velocities(instant.arrays, instant.settings, arrays, instant.rows, instant.work, h,
+                                     instant.counters, instant.driven, instant.jointed)
             if len(touching):
                 velocity_impulses = self._velocity_contacts(touching, pushed_out, carried, h).impulses()
         if not k.is_finite(arrays):
