@@ -66,7 +66,7 @@ class ContactStep:
         self._warm_h = model.settings.h
         self._settle_wait = 1  # passes before the contact loop's first direct step (contact_loop.correct_positions)
         self._velocity_settle_wait = FIRST_PASSES  # the same in the velocity correction (ContactRows.solve_velocities)
-        self._found_at: tuple | None = None  # (position, rotation, contacts) of the last _contacts_at
+        self._found_at: tuple | None = None  # (position, rotation, contacts, their gaps) of the last _contacts_at
         # (position, twist) where the last sub-step's P-step 4 left its touching contacts, none closing
         self._settled_at: tuple | None = None
         # (m,) bodies a and b of the contacts touching at the end of the last sub-step (sleeping.py's islands)
@@ -217,20 +217,21 @@ class ContactStep:
     def _touching(self):
         """The contacts found now and which of them touch (m,) bool."""
         state = self.instant.state
-        contacts = self._contacts_at(state.frames)
-        return contacts, contacts.separation(state.frames) < TOUCHING + 2 * self.model.settings.dmax
+        contacts, gap = self._contacts_at(state.frames)
+        return contacts, gap < TOUCHING + 2 * self.model.settings.dmax
 
-    def _contacts_at(self, frames: Frames) -> Contacts:
-        """The contacts at one instant (find_contacts). The corrected look-ahead that _uncovered looks
-        at is where the step ends, which _impacts looks at again: the second time they are not found
-        anew."""
+    def _contacts_at(self, frames: Frames) -> tuple[Contacts, np.ndarray]:
+        """The contacts at one instant (find_contacts) and their (m,) separations there. The corrected
+        look-ahead that _uncovered looks at is where the step ends, which _impacts looks at again: the
+        second time they are not found anew."""
         found = self._found_at
         if found is not None and np.array_equal(found[0], frames.position) and np.array_equal(found[1],
                                                                                               frames.rotation):
-            return found[2]
+            return found[2], found[3]
         contacts = find_contacts(self.model, frames, frames, self.sleep.active, self._shapes)
-        self._found_at = (frames.position.copy(), frames.rotation.copy(), contacts)
-        return contacts
+        gap = contacts.separation(frames)
+        self._found_at = (frames.position.copy(), frames.rotation.copy(), contacts, gap)
+        return contacts, gap
 
     # --- stage 3: the contacts ahead ---------------------------------------------------------
 
@@ -313,9 +314,9 @@ class ContactStep:
         and that lie deeper than UNCOVERED_DEPTH Dmax."""
         flight = self.instant.flight
         ahead = Frames(flight.position, flight.rotation)
-        later = self._contacts_at(ahead)
+        later, gap = self._contacts_at(ahead)
         held = set(contact_rows.contacts.key)
-        return later.subset((later.separation(ahead) < -UNCOVERED_DEPTH * self.model.settings.dmax)
+        return later.subset((gap < -UNCOVERED_DEPTH * self.model.settings.dmax)
                             & np.array([key not in held for key in later.key], dtype=bool))
 
     def _unsettled(self, contact_rows: ContactRows, h: float) -> Failure:
