@@ -57,6 +57,7 @@ class Simulation:
                       "smallest_substep": self.h, "largest_error_ratio": 0.0}
         self._substep = self.h
         self._good_in_a_row = 0
+        self._orientations: dict[int, tuple] = {}  # body: (its last rotation asked for, its orientation)
         sleep = Sleep(model, model.arrays)  # resting islands that sleep (sleeping.py)
         # the state and the kernels' arrays of its instant; the model's arrays with the sleeping bodies fixed
         self.instant = Instant(model, sleep.arrays, State.initial(model))
@@ -401,7 +402,11 @@ class Simulation:
     def orientation(self, name: str) -> np.ndarray:
         """Unit quaternion (w, x, y, z), w >= 0, of the body frame given in the file."""
         body = self._body(name)
-        return self.model.user_orientation(self.state.frames.rotation[body], body)
+        rotation = self.state.frames.rotation[body]
+        last = self._orientations.get(body)  # a body at rest keeps its rotation and so its quaternion
+        if last is None or not np.array_equal(last[0], rotation):
+            last = self._orientations[body] = (rotation.copy(), self.model.user_orientation(rotation, body))
+        return last[1].copy()
 
     def velocity(self, name: str) -> np.ndarray:
         return self.state.velocity[self._body(name)].copy()
