@@ -13,8 +13,7 @@ Contact arrays, m contacts (as kernels/contact/passes.py, plus their geometry):
 import numpy as np
 
 from ...codes import SETTLE_RETRY_WORK, TOUCHING
-from .contact_rows import row_rate
-from .passes import STALL_PASSES, position_pass, row_rates, stalled, tangent_bases
+from .passes import STALL_PASSES, look_ahead_residual, position_pass, row_rates, stalled, tangent_bases
 from ..correction import correct_joints_and_drives, hand_over, solves_whole, watched_look
 from ..flight import fly
 from .held_contacts import settle
@@ -40,16 +39,18 @@ def gaps_and_slips(body, probe_b, radius, surface_a, normal_a, local, directions
 
 
 @borrowing_kernel
-def close_enough(contact_rows, gap_h, rates_at_look, twist, h, largest_change, dmax, loose):
+def close_enough(contact_rows, gap_h, slip_h, rates_at_look, twist, h, largest_change, dmax, loose, scratch):
     """Whether a loop that cannot settle its contacts further keeps its step: its last pass changed no gap
-    by Dmax, or (`loose`) by codes.TOUCHING and left no contact deeper than TOUCHING at the look-ahead
-    (its gap below its target, moved on by what the impulses since the look-ahead changed)."""
+    by Dmax, or (`loose`) by codes.TOUCHING and left no contact deeper than TOUCHING below its target at
+    the look-ahead (passes.look_ahead_residual). scratch (2, 3): workspace."""
     if largest_change < dmax:
         return True
     if not (loose and largest_change < TOUCHING):
         return False
+    rates, residual = scratch[0], scratch[1]
     for c in range(gap_h.shape[0]):
-        if gap_h[c] + h * (row_rate(contact_rows, c, 0, twist) - rates_at_look[c, 0]) < -TOUCHING:
+        look_ahead_residual(contact_rows, gap_h, slip_h, rates_at_look, twist, h, c, rates, residual)
+        if residual[0] * h < -TOUCHING:
             return False
     return True
 
@@ -131,7 +132,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
         flight_valid = corrected == 0 and drive_change == 0.0 and contact_change == 0.0
         passes_stalled = stalled(recent, sweep, contact_change)
         if joints_settled and (contact_change < settings.dmax or (passes_stalled and close_enough(
-                contact_rows, gap_h, rates_at_look, twist, h, largest_change, settings.dmax, loose))):
+                contact_rows, gap_h, slip_h, rates_at_look, twist, h, largest_change, settings.dmax, loose, scratch))):
             return True, True, joint, gap, passes, flight_valid, max(next_settle - passes, 1)
         settled = False
         if passes >= next_settle and contact_change >= settings.dmax:  # the next sweep's pass measures what is left
@@ -143,6 +144,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
             # done SETTLE_RETRY_WORK times the work this try did
             if not settled:
                 next_settle = max(2 * passes, passes + SETTLE_RETRY_WORK * settle_work // max(m, 1))
-    kept = settled or close_enough(contact_rows, gap_h, rates_at_look, twist, h, largest_change, settings.dmax, loose)
+    kept = settled or close_enough(contact_rows, gap_h, slip_h, rates_at_look, twist, h, largest_change, settings.dmax,
+                                   loose, scratch)
     return (joints_settled, kept, joint, gap, passes, flight_valid,
             max(next_settle - passes, 1))
