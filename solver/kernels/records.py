@@ -42,11 +42,20 @@ class RecordAttribute(AttributeTemplate):
         return typ.field_dict.get(attr)
 
 
+def _invariant(builder, load):
+    """`load` marked as reading memory no kernel writes while it runs (LLVM's invariant.load): a record's
+    payload and its arrays' shapes and data pointers are set once, by its maker. Without the mark LLVM
+    reloads them after every store into any array, which might have written over them."""
+    load.set_metadata("invariant.load", builder.module.add_metadata([]))
+    return load
+
+
 def _fields(context, builder, record_type, record):
     """The record's fields in place: its payload, found through the data pointer of its MemInfo as
     numba's own inline lookup finds it (NRT_MemInfo_data_fast), which needs no runtime."""
     meminfo = cgutils.create_struct_proxy(record_type)(context, builder, value=record).meminfo
-    data = builder.load(cgutils.gep(builder, builder.bitcast(meminfo, _meminfo_struct_type.as_pointer()), 0, 3))
+    data = _invariant(builder, builder.load(cgutils.gep(builder, builder.bitcast(meminfo, _meminfo_struct_type.as_pointer()),
+                                                        0, 3)))
     payload_type = record_type.get_data_type()
     data = builder.bitcast(data, context.data_model_manager[payload_type].get_value_type().as_pointer())
     return cgutils.create_struct_proxy(payload_type)(context, builder, ref=data)
@@ -54,7 +63,9 @@ def _fields(context, builder, record_type, record):
 
 @lower_getattr_generic(RecordType)
 def _get_field(context, builder, record_type, record, attr):
-    value = getattr(_fields(context, builder, record_type, record), attr)
+    fields = _fields(context, builder, record_type, record)
+    index = fields._datamodel.get_field_position(attr)
+    value = fields._cast_member_to_value(index, _invariant(builder, builder.load(fields._get_ptr_by_index(index))))
     return imputils.impl_ret_borrowed(context, builder, record_type.field_dict[attr], value)
 
 
