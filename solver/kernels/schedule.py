@@ -7,9 +7,18 @@ VALUE, STIFFNESS, DAMPING, TARGET = range(4)  # the columns of drive_schedule
 
 @borrowing_kernel
 def _segment(times, start, end, t):
-    """The last k in [start, end) with times[k] <= t (start - 1 if none)."""
+    """The last k in [start, end) with times[k] <= t (start - 1 if none). A table keyed at even
+    intervals (a target baked every frame) is found at once where t's share of the span points;
+    any other by bisection."""
     if t < times[start]:
         return start - 1
+    last = end - 1
+    if t >= times[last]:
+        return last
+    guess = start + int((t - times[start]) / (times[last] - times[start]) * (last - start))
+    guess = min(max(guess, start), last - 1)
+    if times[guess] <= t < times[guess + 1]:
+        return guess
     low, high = start, end
     while high - low > 1:
         middle = (low + high) // 2
