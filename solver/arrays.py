@@ -151,6 +151,11 @@ RowArrays = namedtuple("RowArrays", [
     "drive_free",  # (D,) int: the free rows, in order
     "drive_right",  # (D,) the free rows' right side
     "drive_dropped",  # (D,) bool: a free row that depends on those before it
+    # what a stage's position servos read of each other, once a stage (drives.servo_outlook)
+    "axis_rate_now",  # (q,) each servo axis's rate
+    "servo_left",  # (D,) how far each position servo's axis is from where its target next stops
+    "axis_couplings",  # (q, q) [a, b]: how an impulse along driven axis b moves driven axis a through the joints,
+    #                    once an instant (rows.prepare_drive_rows)
 ])
 
 FlightArrays = namedtuple("FlightArrays", [
@@ -235,7 +240,8 @@ def row_arrays(model) -> RowArrays:
                      np.zeros((q, 2 * q + 1)),
                      np.zeros(d, dtype=np.int64), np.zeros(d), np.zeros(d), np.zeros(d),
                      np.zeros((d, d)), np.zeros((d, d)), np.zeros(d, dtype=np.int64), np.zeros(d),
-                     np.zeros(d, dtype=np.int64), np.zeros(d), np.zeros(d, dtype=np.bool_))
+                     np.zeros(d, dtype=np.int64), np.zeros(d), np.zeros(d, dtype=np.bool_),
+                     np.zeros(q), np.zeros(d), np.zeros((q, q)))
 
 
 def flight_arrays(model) -> FlightArrays:

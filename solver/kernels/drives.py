@@ -63,7 +63,22 @@ def apply_explicit_forces(model, rows, twist, axis_coordinate, t, dt):
 
 
 @borrowing_kernel
-def servo_rate(model, rows, k, twist, axis_coordinate, t, h):
+def servo_outlook(model, rows, twist, axis_coordinate, t):
+    """rows.axis_rate_now and rows.servo_left: every position servo's rate and its way to where its
+    target next stops, as the stage's twist has them. Each servo's stop_bound reads all of its
+    neighbours', and the twist holds still while a stage asks its servos (the drives act together
+    after), so they are found once a stage, not once a servo."""
+    for k in range(model.drive_kind.shape[0]):
+        if model.drive_kind[k] != MOTOR_POSITION:
+            continue
+        a = model.drive_axis[k]
+        rows.axis_rate_now[a] = joint_rows.axis_rate(model, rows, a, twist)
+        rows.servo_left[k] = (next_stop(model, model.drive_schedule[k, TARGET], t) + model.drive_offset[k]
+                              - axis_coordinate[a])
+
+
+@borrowing_kernel
+def servo_rate(model, rows, k, axis_coordinate, t, h):
     """The rate a position servo asks of its joint over the step from t: the target's own rate, plus
     the speed toward the target from which the servo can still stop the joint there after this
     step's move (stopping_speed), and never faster toward where the target next stops (a keyed
@@ -80,18 +95,18 @@ def servo_rate(model, rows, k, twist, axis_coordinate, t, h):
         return target_rate
     error = drive_value(model, k, TARGET, t + h) + offset - coordinate - target_rate * h
     asked = target_rate + stopping_speed(model, rows, k, error, h)
-    stop = next_stop(model, schedule, t) + offset - coordinate
+    stop = rows.servo_left[k]  # servo_outlook
     if asked * stop > 0.0:
-        bound = stop_bound(model, rows, k, twist, axis_coordinate, stop, t, h)
+        bound = stop_bound(model, rows, k, stop, h)
         if (asked - bound) * stop > 0.0:
             asked = bound
     return asked
 
 
 @borrowing_kernel
-def stop_bound(model, rows, k, twist, axis_coordinate, stop, t, h):
+def stop_bound(model, rows, k, stop, h):
     """The fastest rate toward a point `stop` ahead from which servo k stops there, its neighbours'
-    motors moving as they will. Those motors' impulses leave w = v_a - sum_c G_ac v_c unchanged
+    motors moving as they will (their rates and ways to their stops: servo_outlook). Those motors' impulses leave w = v_a - sum_c G_ac v_c unchanged
     (rows.servo_coupling), and the servo brakes w at alpha; so a neighbouring servo that travels to
     where its own target stops (more than this step's move away) and gets there before then
     (|left_c| <= |v_c| |v_a| / alpha) hands its rate to the servo and carries it G_ac left_c further:
@@ -103,8 +118,7 @@ def stop_bound(model, rows, k, twist, axis_coordinate, stop, t, h):
     if not (alpha > 0.0 and alpha < np.inf):
         return speed
     a = model.drive_axis[k]
-    own = joint_rows.axis_rate(model, rows, a, twist)
-    horizon = abs(own) / alpha
+    horizon = abs(rows.axis_rate_now[a]) / alpha
     carried = 0.0
     handed = 0.0
     for other in range(model.drive_kind.shape[0]):
@@ -114,9 +128,7 @@ def stop_bound(model, rows, k, twist, axis_coordinate, stop, t, h):
         coupling = rows.servo_coupling[a, c]
         if coupling == 0.0:
             continue
-        velocity = joint_rows.axis_rate(model, rows, c, twist)
-        left = (next_stop(model, model.drive_schedule[other, TARGET], t) + model.drive_offset[other]
-                - axis_coordinate[c])
+        velocity, left = rows.axis_rate_now[c], rows.servo_left[other]
         if velocity * left > 0.0 and h * abs(velocity) < abs(left) <= abs(velocity) * horizon:
             carried += coupling * left
             handed += coupling * velocity
@@ -211,6 +223,7 @@ def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at
     finds a spinning solution); returns the largest change, as the distance it moves its joint
     coordinate over h."""
     joint_rows.prepare_drive_rows(model, rows)
+    servo_outlook(model, rows, twist, axis_coordinate, t)
     t_end = t + h
     count = 0
     for k in range(model.drive_kind.shape[0]):
@@ -231,7 +244,7 @@ def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at
             else:
                 upper = 0.0
         elif kind == MOTOR_POSITION:  # the look-ahead where the servo's rate over the step takes it
-            goal = axis_coordinate[a] + h * servo_rate(model, rows, k, twist, axis_coordinate, t, h)
+            goal = axis_coordinate[a] + h * servo_rate(model, rows, k, axis_coordinate, t, h)
             asked = -(predicted - goal) / h
             lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
         elif kind == MOTOR_VELOCITY:
@@ -266,6 +279,7 @@ def drive_velocities(model, rows, twist, axis_coordinate, accumulated, t, h, dma
     target speed, or for a position servo to its servo_rate, with what is left of their force or
     torque budget for the step), all at once (drive_system); returns the largest change of a rate."""
     joint_rows.prepare_drive_rows(model, rows)
+    servo_outlook(model, rows, twist, axis_coordinate, t)
     count = 0
     for k in range(model.drive_kind.shape[0]):
         kind = model.drive_kind[k]
@@ -286,7 +300,7 @@ def drive_velocities(model, rows, twist, axis_coordinate, accumulated, t, h, dma
             if kind == MOTOR_VELOCITY:
                 goal = drive_value(model, k, TARGET, t)
             else:
-                goal = servo_rate(model, rows, k, twist, axis_coordinate, t, h)
+                goal = servo_rate(model, rows, k, axis_coordinate, t, h)
             asked = -(velocity - goal)
             lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
         _take_part(rows, count, k, asked, lower, upper)

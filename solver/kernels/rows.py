@@ -198,23 +198,26 @@ def _add_entries(model, rows, across):
     """K's entries from the rows through their shared bodies (Schmitt 7.1): those between rows in the
     plane (across False) or across it (True); entries between the two kinds are 0 at a planar instant
     (split_at_plane), and every entry is of one kind where the rows do not split."""
+    contribution, row_across = model.k_contribution, rows.row_across
+    jacobian, response, k_value = rows.row_jacobian, rows.row_response, rows.k_value
     if across:
-        for c in range(model.k_contribution.shape[0]):
-            if rows.row_across[model.k_contribution[c, 1]] and rows.row_across[model.k_contribution[c, 3]]:
-                _add_contribution(model, rows, c)
+        for c in range(contribution.shape[0]):
+            if row_across[contribution[c, 1]] and row_across[contribution[c, 3]]:
+                _add_contribution(contribution, jacobian, response, k_value, c)
         return
     if rows.plane_contribution_count[0] < 0:
         _list_plane_contributions(model, rows)
+    plane_contribution = rows.plane_contribution
     for k in range(rows.plane_contribution_count[0]):
-        _add_contribution(model, rows, rows.plane_contribution[k])
+        _add_contribution(contribution, jacobian, response, k_value, plane_contribution[k])
 
 
 @borrowing_kernel
-def _add_contribution(model, rows, c):
-    """K[entry] += J[row one, side] . W[row other, side] (elimination.SystemPattern.k_contribution)."""
-    contribution = model.k_contribution
-    rows.k_value[contribution[c, 0]] += dot6(rows.row_jacobian[contribution[c, 1], contribution[c, 2]],
-                                             rows.row_response[contribution[c, 3], contribution[c, 4]])
+def _add_contribution(contribution, jacobian, response, k_value, c):
+    """K[entry] += J[row one, side] . W[row other, side] (elimination.SystemPattern.k_contribution), the
+    arrays taken from their records once, by the caller's loop."""
+    k_value[contribution[c, 0]] += dot6(jacobian[contribution[c, 1], contribution[c, 2]],
+                                        response[contribution[c, 3], contribution[c, 4]])
 
 
 @borrowing_kernel
@@ -339,10 +342,10 @@ def invert_small(matrix, d, out):
 @borrowing_entry_kernel
 def rates(model, rows, twist, out):
     """out[r] = J_r . twist: every joint row's rate."""
-    for r in range(model.row_joint.shape[0]):
-        j = model.row_joint[r]
-        out[r] = dot6(rows.row_jacobian[r, 0], twist[model.joint_body[j, 0]]) + dot6(
-            rows.row_jacobian[r, 1], twist[model.joint_body[j, 1]])
+    row_joint, joint_body, jacobian = model.row_joint, model.joint_body, rows.row_jacobian
+    for r in range(row_joint.shape[0]):
+        j = row_joint[r]
+        out[r] = dot6(jacobian[r, 0], twist[joint_body[j, 0]]) + dot6(jacobian[r, 1], twist[joint_body[j, 1]])
 
 
 @borrowing_kernel
@@ -355,14 +358,15 @@ def axis_rate(model, rows, a, twist):
 @borrowing_kernel
 def apply_row_impulses(model, rows, impulse, twist):
     """twist += W impulse: every joint row's impulse pair."""
-    for r in range(model.row_joint.shape[0]):
+    row_joint, joint_body, response = model.row_joint, model.joint_body, rows.row_response
+    for r in range(row_joint.shape[0]):
         if impulse[r] == 0.0:
             continue
-        j = model.row_joint[r]
-        a, b = model.joint_body[j, 0], model.joint_body[j, 1]
+        j = row_joint[r]
+        a, b = joint_body[j, 0], joint_body[j, 1]
         for i in range(6):
-            twist[a, i] += rows.row_response[r, 0, i] * impulse[r]
-            twist[b, i] += rows.row_response[r, 1, i] * impulse[r]
+            twist[a, i] += response[r, 0, i] * impulse[r]
+            twist[b, i] += response[r, 1, i] * impulse[r]
 
 
 # Another row (a drive's, a contact's) as the joints let it act: an impulse along a hinge axis turns
@@ -389,14 +393,15 @@ def joints_coupling(model, rows, r, body_a, response_a, body_b, response_b):
 def take_joints_answer(model, rows, solution, column, out):
     """out (n, 6), a row's plain response, less the joints' answer W_b K_bb^-1 K_bd: the rows'
     responses times column `column` of the solution (R, c) of its couplings."""
+    response = rows.row_response
     for r in range(model.row_joint.shape[0]):
         impulse = solution[r, column]
         if impulse == 0.0:
             continue
         a, b = model.joint_body[model.row_joint[r], 0], model.joint_body[model.row_joint[r], 1]
         for i in range(6):
-            out[a, i] -= rows.row_response[r, 0, i] * impulse
-            out[b, i] -= rows.row_response[r, 1, i] * impulse
+            out[a, i] -= response[r, 0, i] * impulse
+            out[b, i] -= response[r, 1, i] * impulse
 
 
 @borrowing_kernel
@@ -429,19 +434,19 @@ def drive_rows_through_joints(model, rows):
 
 @borrowing_kernel
 def prepare_drive_rows(model, rows):
-    """The axis rows of the drives through the joints (response (q, n, 6), stiffness (q,)), once per
-    instant; axes without a drive are left alone (each would be one more column of the joints' solve)."""
+    """The axis rows of the drives through the joints (response (q, n, 6), their couplings (q, q) and
+    stiffness (q,), the couplings' diagonal), once per instant; axes without a drive are left alone
+    (each would be one more column of the joints' solve)."""
     if rows.drives_ready[0]:
         return
     drive_rows_through_joints(model, rows)
     for a in range(model.axis_joint.shape[0]):
         if not model.axis_driven[a]:
             continue
-        j = model.axis_joint[a]
-        body_a, body_b = model.joint_body[j, 0], model.joint_body[j, 1]
-        stiffness = dot6(rows.axis_jacobian[a, 0], rows.drive_response[a, body_a]) + dot6(
-            rows.axis_jacobian[a, 1], rows.drive_response[a, body_b])
-        rows.drive_stiffness[a] = max(stiffness, 0.0)
+        for b in range(model.axis_joint.shape[0]):
+            if model.axis_driven[b]:
+                rows.axis_couplings[a, b] = _coupling_through_joints(model, rows, a, b)
+        rows.drive_stiffness[a] = max(rows.axis_couplings[a, a], 0.0)
     hold_other_motors(model, rows)
     rows.drives_ready[0] = True
 
@@ -597,17 +602,18 @@ def _load_rate(model, rows, a):
     stiffness = rows.servo_stiffness[a]
     if not stiffness > LOCKED * rows.drive_stiffness[a]:
         return
-    table = rows.servo_elimination
+    table, response, inv_mass = rows.servo_elimination, rows.drive_response, model.body_inv_mass
     total = 0.0
-    for b in range(rows.drive_response.shape[1]):
-        if not model.body_inv_mass[b] > 0.0:
+    for b in range(response.shape[1]):
+        if not inv_mass[b] > 0.0:
             continue
         twist = rows.drive_plain[b]
-        for i in range(6):
-            twist[i] = 0.0
-            for c in range(q):
-                if table[a, q + 1 + c] != 0.0:
-                    twist[i] += table[a, q + 1 + c] * rows.drive_response[c, b, i] / stiffness
+        twist[:] = 0.0
+        for c in range(q):
+            weight = table[a, q + 1 + c]
+            if weight != 0.0:
+                for i in range(6):
+                    twist[i] += weight * response[c, b, i] / stiffness
         turn_x = twist[4] * twist[2] - twist[5] * twist[1]
         turn_y = twist[5] * twist[0] - twist[3] * twist[2]
         turn_z = twist[3] * twist[1] - twist[4] * twist[0]
@@ -618,7 +624,14 @@ def _load_rate(model, rows, a):
 
 @borrowing_kernel
 def axis_coupling(model, rows, a, b):
-    """How an impulse along axis b moves axis a, through the joints: J_a (M^-1 J_b^T through them)."""
+    """How an impulse along driven axis b moves driven axis a, through the joints, at this instant
+    (prepare_drive_rows): each stage's drive system and the servos' elimination read them."""
+    return rows.axis_couplings[a, b]
+
+
+@borrowing_kernel
+def _coupling_through_joints(model, rows, a, b):
+    """J_a (M^-1 J_b^T through the joints): axis b's row through the joints seen by axis a."""
     j = model.axis_joint[a]
     return dot6(rows.axis_jacobian[a, 0], rows.drive_response[b, model.joint_body[j, 0]]) + dot6(
         rows.axis_jacobian[a, 1], rows.drive_response[b, model.joint_body[j, 1]])
