@@ -54,8 +54,8 @@ def _fields(context, builder, record_type, record):
     """The record's fields in place: its payload, found through the data pointer of its MemInfo as
     numba's own inline lookup finds it (NRT_MemInfo_data_fast), which needs no runtime."""
     meminfo = cgutils.create_struct_proxy(record_type)(context, builder, value=record).meminfo
-    data = _invariant(builder, builder.load(cgutils.gep(builder, builder.bitcast(meminfo, _meminfo_struct_type.as_pointer()),
-                                                        0, 3)))
+    info = builder.bitcast(meminfo, _meminfo_struct_type.as_pointer())
+    data = _invariant(builder, builder.load(cgutils.gep(builder, info, 0, 3)))
     payload_type = record_type.get_data_type()
     data = builder.bitcast(data, context.data_model_manager[payload_type].get_value_type().as_pointer())
     return cgutils.create_struct_proxy(payload_type)(context, builder, ref=data)
