@@ -193,13 +193,16 @@ def watched_look(model, settings, state, rows, flight, work, h, first_worst, dri
 @borrowing_kernel
 def correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats, loop_drives, whole, driven):
     """A sweep's corrections (P-step 2): the joints (correct_joints), then the loop drives when there
-    are any. Returns (joints corrected, the drives' largest change)."""
+    are any. Returns (joints corrected, the drives' largest change, whether the drives moved the bodies)."""
     corrected = correct_joints(model, settings, state, rows, flight, work, h, stats, whole, driven)
-    drive_change = 0.0
+    drive_change, moved = 0.0, False
     if driven is not None and loop_drives:
-        drive_change = solve_loop_drives(model, rows, state.twist, state.axis_coordinate, work.coordinate_h,
-                                         work.rate_at_look, work.accumulated, state.time[0], h)
-    return corrected, drive_change
+        # with the joints closed at this look-ahead, drives that would move by less than Dmax leave
+        # its flight standing: it is where the step lands
+        drive_change, moved = solve_loop_drives(model, rows, state.twist, state.axis_coordinate, work.coordinate_h,
+                                                work.rate_at_look, work.accumulated, state.time[0], h,
+                                                settings.dmax if corrected == 0 else 0.0)
+    return corrected, drive_change, moved
 
 
 @borrowing_kernel
@@ -332,10 +335,10 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, driv
                                                                       first_worst, driven)
             if not going:
                 return False, worst_joint, worst_gap
-        corrected, drive_change = correct_joints_and_drives(model, settings, state, impulse_rows, flight, work, h,
-                                                            stats, loop_drives, whole, driven)
+        corrected, drive_change, moved = correct_joints_and_drives(model, settings, state, impulse_rows, flight,
+                                                                   work, h, stats, loop_drives, whole, driven)
         if corrected == 0 and drive_change < settings.dmax:
-            if drive_change > 0.0:  # the drives moved the bodies after the last look-ahead
+            if moved:  # the drives moved the bodies after the last look-ahead
                 fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h,
                     flight, driven)
             return True, worst_joint, worst_gap

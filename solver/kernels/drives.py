@@ -105,16 +105,17 @@ def servo_rate(model, rows, k, axis_coordinate, t, h):
 
 @borrowing_kernel
 def stop_bound(model, rows, k, stop, h):
-    """The fastest rate toward a point `stop` ahead from which servo k stops there, its neighbours'
-    motors moving as they will (their rates and ways to their stops: servo_outlook). Those motors' impulses leave w = v_a - sum_c G_ac v_c unchanged
-    (rows.servo_coupling), and the servo brakes w at alpha; so a neighbouring servo that travels to
-    where its own target stops (more than this step's move away) and gets there before then
-    (|left_c| <= |v_c| |v_a| / alpha) hands its rate to the servo and carries it G_ac left_c further:
-    w^2 / (2 alpha) + h w = |stop - sum_c G_ac left_c|. One that moves on at its rate moves the
-    servo's axis with it, which braking on v_a alone allows for; one settling within the step (a
-    holding servo's drift) hands nothing worth braking for."""
-    speed = stopping_speed(model, rows, k, stop, h)
+    """The fastest rate toward a point `stop` ahead (not 0) from which servo k stops there, its
+    neighbours' motors moving as they will (their rates and ways to their stops: servo_outlook).
+    Those motors' impulses leave w = v_a - sum_c G_ac v_c unchanged (rows.servo_coupling), and the
+    servo brakes w at alpha; so a neighbouring servo that travels to where its own target stops (more
+    than this step's move away) and gets there before then (|left_c| <= |v_c| |v_a| / alpha) hands
+    its rate to the servo and carries it G_ac left_c further: w^2 / (2 alpha) + h w =
+    |stop - sum_c G_ac left_c|. One that moves on at its rate moves the servo's axis with it, which
+    braking on v_a alone allows for; one settling within the step (a holding servo's drift) hands
+    nothing worth braking for."""
     alpha = braking_rate(model, rows, k, stop)
+    speed = braked_speed(stop, alpha, h)
     if not (alpha > 0.0 and alpha < np.inf):
         return speed
     a = model.drive_axis[k]
@@ -144,7 +145,13 @@ def stopping_speed(model, rows, k, distance, h):
     beat leaves it nothing to brake with, and it asks to stand still."""
     if distance == 0.0:
         return 0.0
-    alpha = braking_rate(model, rows, k, distance)
+    return braked_speed(distance, braking_rate(model, rows, k, distance), h)
+
+
+@borrowing_kernel
+def braked_speed(distance, alpha, h):
+    """stopping_speed for a deceleration alpha: at once (distance / h) without a limit, not at all
+    without a deceleration left."""
     if alpha == np.inf:
         return distance / h
     if not alpha > 0.0:
@@ -216,12 +223,16 @@ def unstable_explicit_spring(model, rows, t, h):
 
 
 @borrowing_kernel
-def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at_look, accumulated, t, h):
+def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at_look, accumulated, t, h,
+                      negligible):
     """The loop drives' impulses of one sweep: the limits and motors all at once (drive_system), then a
     projected Gauss-Seidel pass over the soft springs and brakes, whose implicit step a solve at once
     would take through a body's whole turn in the step (a box of tiny inertia on soft springs then
-    finds a spinning solution); returns the largest change, as the distance it moves its joint
-    coordinate over h."""
+    finds a spinning solution). Returns (the largest change, as the distance it moves its joint
+    coordinate over h; whether any was applied). Limit and motor changes that all move their
+    coordinates by less than `negligible` are left out, as joints within Dmax are (0: applied
+    whatever their size; the soft springs' and brakes' pass applies its own at once, so a model with
+    them applies every change)."""
     joint_rows.prepare_drive_rows(model, rows)
     servo_outlook(model, rows, twist, axis_coordinate, t)
     t_end = t + h
@@ -256,7 +267,11 @@ def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at
             continue  # soft springs and brakes: the pass below
         _take_part(rows, count, k, asked, lower, upper)
         count += 1
-    largest = _apply_drive_rows(model, rows, count, accumulated, twist) * h
+    if has_gauss_seidel_drives(model):
+        negligible = 0.0
+    largest = _apply_drive_rows(model, rows, count, accumulated, twist, negligible / h) * h
+    if largest < negligible:
+        return largest, False
     for k in range(model.drive_kind.shape[0]):
         kind = model.drive_kind[k]
         if not (kind == SPRING_SOFT or kind == BRAKE):
@@ -270,7 +285,16 @@ def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at
         change = _soft_change(model, k, kind, t_end, predicted, secant, stiffness, accumulated[k], h)
         applied = _project(rows, a, k, change, -np.inf, np.inf, accumulated, twist)
         largest = max(largest, applied * stiffness * h)
-    return largest
+    return largest, largest > 0.0
+
+
+@borrowing_kernel
+def has_gauss_seidel_drives(model):
+    """Whether the model has soft springs or brakes (solve_loop_drives' pass)."""
+    for k in range(model.drive_kind.shape[0]):
+        if model.drive_kind[k] == SPRING_SOFT or model.drive_kind[k] == BRAKE:
+            return True
+    return False
 
 
 @borrowing_kernel
@@ -305,7 +329,7 @@ def drive_velocities(model, rows, twist, axis_coordinate, accumulated, t, h, dma
             lower, upper = -model.drive_max_effort[k] * h, model.drive_max_effort[k] * h
         _take_part(rows, count, k, asked, lower, upper)
         count += 1
-    return _apply_drive_rows(model, rows, count, accumulated, twist)
+    return _apply_drive_rows(model, rows, count, accumulated, twist, 0.0)
 
 
 @borrowing_kernel
@@ -318,22 +342,26 @@ def _take_part(rows, i, k, asked, lower, upper):
 
 
 @borrowing_kernel
-def _apply_drive_rows(model, rows, count, accumulated, twist):
+def _apply_drive_rows(model, rows, count, accumulated, twist, negligible):
     """The stage's rows solved together (drive_system.solve_drive_rows), their changes added to the
-    accumulated impulses and applied through the joints; returns the largest change of a row's rate."""
+    accumulated impulses and applied through the joints, unless every one changes its row's rate by
+    less than `negligible`; returns the largest change of a row's rate."""
     if count == 0:
         return 0.0
     solve_drive_rows(model, rows, count, accumulated)
     largest = 0.0
+    for i in range(count):
+        a = model.drive_axis[rows.drive_taking_part[i]]
+        largest = max(largest, abs(rows.drive_change[i]) * rows.drive_stiffness[a])
+    if largest < negligible:
+        return largest
     for i in range(count):
         change = rows.drive_change[i]
         if change == 0.0:
             continue
         k = rows.drive_taking_part[i]
         accumulated[k] += change
-        a = model.drive_axis[k]
-        _push(rows, a, change, twist)
-        largest = max(largest, abs(change) * rows.drive_stiffness[a])
+        _push(rows, model.drive_axis[k], change, twist)
     return largest
 
 

@@ -596,8 +596,9 @@ def _eliminate_held(model, rows, a):
 @borrowing_kernel
 def _load_rate(model, rows, a):
     """rows.servo_load_rate[a]: d(load)/d(coordinate) as what the servo moves turns rigidly with its axis.
-    Per unit rate of the axis each body moves with the twist (v, w) of the held response over s, and
-    its centre's acceleration along the turn is w x v, so the load changes by s sum m g . (w x v)."""
+    Per unit rate of the axis each body moves with the twist (v, w) / s, (v, w) the held response,
+    and its centre's acceleration along the turn is (w x v) / s^2, so the load changes by
+    s sum m g . (w x v) / s^2 = sum m g . (w x v) / s."""
     q = model.axis_joint.shape[0]
     stiffness = rows.servo_stiffness[a]
     if not stiffness > LOCKED * rows.drive_stiffness[a]:
@@ -613,13 +614,13 @@ def _load_rate(model, rows, a):
             weight = table[a, q + 1 + c]
             if weight != 0.0:
                 for i in range(6):
-                    twist[i] += weight * response[c, b, i] / stiffness
+                    twist[i] += weight * response[c, b, i]
         turn_x = twist[4] * twist[2] - twist[5] * twist[1]
         turn_y = twist[5] * twist[0] - twist[3] * twist[2]
         turn_z = twist[3] * twist[1] - twist[4] * twist[0]
         total += (model.body_gravity[b, 0] * turn_x + model.body_gravity[b, 1] * turn_y
-                  + model.body_gravity[b, 2] * turn_z) / model.body_inv_mass[b]
-    rows.servo_load_rate[a] = stiffness * total
+                  + model.body_gravity[b, 2] * turn_z) / inv_mass[b]
+    rows.servo_load_rate[a] = total / stiffness
 
 
 @borrowing_kernel

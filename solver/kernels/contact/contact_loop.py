@@ -119,17 +119,17 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
         for c in range(m):
             gap_h[c] -= targets[c]
             row_rates(contact_rows, c, twist, rates_at_look[c])
-        corrected, drive_change = 0, 0.0
+        corrected, drive_change, drives_moved = 0, 0.0, False
         if jointed is not None:
-            corrected, drive_change = correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats,
-                                                                loop_drives, whole, driven)
+            corrected, drive_change, drives_moved = correct_joints_and_drives(
+                model, settings, state, rows, flight, work, h, stats, loop_drives, whole, driven)
         joints_settled = corrected == 0 and drive_change < settings.dmax
         passes += 1
         # each contact to its own tightness: a resting body's far below Dmax, so that it does not creep
         largest_change, contact_change = position_pass(contact_rows, block, basis, accumulated, friction, gap_h, slip_h,
                                                        rates_at_look, twist, h, passes % 2 == 0, tightness,
                                                        nothing_carried, scratch)
-        flight_valid = corrected == 0 and drive_change == 0.0 and contact_change == 0.0
+        flight_valid = corrected == 0 and not drives_moved and contact_change == 0.0
         passes_stalled = stalled(recent, sweep, contact_change)
         if joints_settled and (contact_change < settings.dmax or (passes_stalled and close_enough(
                 contact_rows, gap_h, slip_h, rates_at_look, twist, h, largest_change, settings.dmax, loose, scratch))):
