@@ -63,17 +63,19 @@ def apply_explicit_forces(model, rows, twist, axis_coordinate, t, dt):
 
 
 @borrowing_kernel
-def servo_outlook(model, rows, twist, axis_coordinate, t):
+def servo_outlook(model, rows, twist, axis_coordinate, t, h):
     """rows.axis_rate_now and rows.servo_left: every position servo's rate and its way to where its
-    target next stops, as the stage's twist has them. Each servo's stop_bound reads all of its
-    neighbours', and the twist holds still while a stage asks its servos (the drives act together
-    after), so they are found once a stage, not once a servo."""
+    target next stops after this step (from t + h: a target that turns back at a key within the step
+    has left that stop behind, and a servo that reached it there, to round-off, is not held to it),
+    as the stage's twist has them. Each servo's stop_bound reads all of its neighbours', and the twist
+    holds still while a stage asks its servos (the drives act together after), so they are found once
+    a stage, not once a servo."""
     for k in range(model.drive_kind.shape[0]):
         if model.drive_kind[k] != MOTOR_POSITION:
             continue
         a = model.drive_axis[k]
         rows.axis_rate_now[a] = joint_rows.axis_rate(model, rows, a, twist)
-        rows.servo_left[k] = (next_stop(model, model.drive_schedule[k, TARGET], t) + model.drive_offset[k]
+        rows.servo_left[k] = (next_stop(model, model.drive_schedule[k, TARGET], t + h) + model.drive_offset[k]
                               - axis_coordinate[a])
 
 
@@ -234,7 +236,7 @@ def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at
     whatever their size; the soft springs' and brakes' pass applies its own at once, so a model with
     them applies every change)."""
     joint_rows.prepare_drive_rows(model, rows)
-    servo_outlook(model, rows, twist, axis_coordinate, t)
+    servo_outlook(model, rows, twist, axis_coordinate, t, h)
     t_end = t + h
     count = 0
     for k in range(model.drive_kind.shape[0]):
@@ -303,7 +305,7 @@ def drive_velocities(model, rows, twist, axis_coordinate, accumulated, t, h, dma
     target speed, or for a position servo to its servo_rate, with what is left of their force or
     torque budget for the step), all at once (drive_system); returns the largest change of a rate."""
     joint_rows.prepare_drive_rows(model, rows)
-    servo_outlook(model, rows, twist, axis_coordinate, t)
+    servo_outlook(model, rows, twist, axis_coordinate, t, h)
     count = 0
     for k in range(model.drive_kind.shape[0]):
         kind = model.drive_kind[k]
