@@ -259,15 +259,15 @@ def solve(model, block_column_start, block_column_entry, ldl_index, ldl_value, d
                 misfit = max(misfit, abs(entry(permuted, j, c)))
             set_entry(permuted, j, c, entry(permuted, j, c) / diagonal[j])
     for j in range(n - 1, -1, -1):
-        for c in range(columns):
-            if diagonal[j] == np.inf:  # dropped or waiting: its impulse is 0 (the rows below it hold L = 0 there)
+        if diagonal[j] == np.inf:  # dropped or waiting: its impulse is 0 (the rows below it hold L = 0 there)
+            for c in range(columns):
                 set_entry(permuted, j, c, 0.0)
-                continue
-            total = entry(permuted, j, c)
-            for q in range(block_column_start[j], block_column_start[j + 1]):
-                p = block_column_entry[q]
-                total -= ldl_value[p] * entry(permuted, ldl_index[p], c)
-            set_entry(permuted, j, c, total)
+            continue
+        for q in range(block_column_start[j], block_column_start[j + 1]):  # each entry of L read once for all columns
+            p = block_column_entry[q]
+            i, value = ldl_index[p], ldl_value[p]
+            for c in range(columns):
+                set_entry(permuted, j, c, entry(permuted, j, c) - value * entry(permuted, i, c))
     for p in range(n):
         for c in range(columns):
             set_entry(out, order[p], c, entry(permuted, p, c))
