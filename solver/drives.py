@@ -241,7 +241,9 @@ def run_ends(values) -> np.ndarray:
     values = np.asarray(values, dtype=float)
     ends = values.copy()
     slope = np.sign(np.diff(values))
-    for i in range(len(slope) - 1, -1, -1):
-        if slope[i] != 0.0:
-            ends[i] = ends[i + 1] if i + 1 < len(slope) and slope[i + 1] == slope[i] else values[i + 1]
+    if len(slope) == 0:
+        return ends
+    run_start = np.concatenate(([0], np.flatnonzero(slope[1:] != slope[:-1]) + 1))
+    run_stop = np.append(run_start[1:], len(slope))  # a run of segments k in [start, stop) ends at point stop
+    ends[:-1] = np.repeat(values[run_stop], run_stop - run_start)  # a flat run's end is its own value
     return ends
