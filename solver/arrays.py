@@ -151,8 +151,8 @@ RowArrays = namedtuple("RowArrays", [
     "drive_free",  # (D,) int: the free rows, in order
     "drive_right",  # (D,) the free rows' right side
     "drive_dropped",  # (D,) bool: a free row that depends on those before it
-    # what a stage's position servos read of each other, once a stage (drives.servo_outlook)
-    "axis_rate_now",  # (q,) each servo axis's rate
+    # what a stage's drives read of their axes and of each other, once a stage (drives.servo_outlook)
+    "axis_rate_now",  # (q,) each drive's axis rate
     "servo_left",  # (D,) how far each position servo's axis is from where its target next stops
     "axis_couplings",  # (q, q) [a, b]: how an impulse along driven axis b moves driven axis a through the joints,
     #                    once an instant (rows.prepare_drive_rows)

@@ -64,17 +64,17 @@ def apply_explicit_forces(model, rows, twist, axis_coordinate, t, dt):
 
 @borrowing_kernel
 def servo_outlook(model, rows, twist, axis_coordinate, t, h):
-    """rows.axis_rate_now and rows.servo_left: every position servo's rate and its way to where its
-    target next stops after this step (from t + h: a target that turns back at a key within the step
-    has left that stop behind, and a servo that reached it there, to round-off, is not held to it),
-    as the stage's twist has them. Each servo's stop_bound reads all of its neighbours', and the twist
-    holds still while a stage asks its servos (the drives act together after), so they are found once
-    a stage, not once a servo."""
+    """rows.axis_rate_now and rows.servo_left: every drive's axis rate, and every position servo's way
+    to where its target next stops after this step (from t + h: a target that turns back at a key
+    within the step has left that stop behind, and a servo that reached it there, to round-off, is
+    not held to it), as the stage's twist has them. Each servo's stop_bound reads all of its
+    neighbours', and the twist holds still while a stage asks its drives (they act together after),
+    so they are found once a stage, not once a servo."""
     for k in range(model.drive_kind.shape[0]):
-        if model.drive_kind[k] != MOTOR_POSITION:
-            continue
         a = model.drive_axis[k]
         rows.axis_rate_now[a] = joint_rows.axis_rate(model, rows, a, twist)
+        if model.drive_kind[k] != MOTOR_POSITION:
+            continue
         rows.servo_left[k] = (next_stop(model, model.drive_schedule[k, TARGET], t + h) + model.drive_offset[k]
                               - axis_coordinate[a])
 
@@ -246,7 +246,7 @@ def solve_loop_drives(model, rows, twist, axis_coordinate, coordinate_h, rate_at
         a = model.drive_axis[k]
         if rows.drive_stiffness[a] <= LOCKED:
             continue
-        velocity = joint_rows.axis_rate(model, rows, a, twist)
+        velocity = rows.axis_rate_now[a]
         # the look-ahead coordinate, moved on by what impulses since the look-ahead changed
         predicted = coordinate_h[a] + h * (velocity - rate_at_look[a])
         lower, upper = -np.inf, np.inf
@@ -314,7 +314,7 @@ def drive_velocities(model, rows, twist, axis_coordinate, accumulated, t, h, dma
         a = model.drive_axis[k]
         if rows.drive_stiffness[a] <= LOCKED:
             continue
-        velocity = joint_rows.axis_rate(model, rows, a, twist)
+        velocity = rows.axis_rate_now[a]
         if kind == LOWER_LIMIT or kind == UPPER_LIMIT:
             beyond = axis_coordinate[a] - drive_value(model, k, VALUE, t)
             reached = beyond <= dmax if kind == LOWER_LIMIT else beyond >= -dmax
