@@ -184,6 +184,11 @@ WorkArrays = namedtuple("WorkArrays", [
     "twist_before",  # (n, 6) the twist before the joint correction's first sweep (levers at thirds)
     "levers_ready",  # (1,) bool: this step's joint correction took its levers at thirds, so the velocity
     #                  correction takes its at two thirds (not after the contact loop's, at the step's start)
+    # the warm start of the joint correction (kernels/warm_start.py)
+    "row_impulse",  # (R,) the joints' impulses of this sub-step's joint correction, summed
+    "warm_rates",  # (2, R + D) the last two kept sub-steps' row impulses, then drive impulses, per second
+    "warm_spans",  # (2, 2) their end times and lengths, s (NaN: none kept)
+    "aside_rates", "aside_spans",  # the same, set aside while a step-doubling estimate takes its halves
 ])
 
 
@@ -255,7 +260,9 @@ def work_arrays(model) -> WorkArrays:
     q, d = len(a.axis_joint), len(a.drive_kind)
     return WorkArrays(np.zeros(len(a.row_joint)), np.zeros(len(a.joint_kind)), np.zeros(q), np.zeros(q),
                       np.zeros(d), np.zeros(d), np.zeros((8, 3)), np.zeros(q), flight_arrays(model), row_arrays(model),
-                      np.zeros((len(a.body_inv_mass), 6)), np.zeros(1, dtype=np.bool_))
+                      np.zeros((len(a.body_inv_mass), 6)), np.zeros(1, dtype=np.bool_),
+                      np.zeros(len(a.row_joint)), np.zeros((2, len(a.row_joint) + d)), np.full((2, 2), np.nan),
+                      np.zeros((2, len(a.row_joint) + d)), np.full((2, 2), np.nan))
 
 
 def joint_islands(model_arrays) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

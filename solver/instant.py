@@ -14,10 +14,11 @@ from .state import State
 class Instant:
     def __init__(self, model, arrays, state: State):
         """arrays: the ModelArrays the kernels see (sleeping bodies fixed, sleeping.py); changed in place."""
-        from .kernels import flight, rows  # numba and the compiled kernels load with the first simulation
+        from .kernels import flight, rows, warm_start  # numba and the compiled kernels load with the first simulation
         from .kernels.contact import contact_rows
 
         self._fly_kernel, self._rows_kernels, self._contact_rows = flight.fly, rows, contact_rows
+        self._forget_guesses = warm_start.forget
         self.arrays = arrays
         self.driven = drives_flag(arrays)  # the kernels' `driven`: None when the model has no drives or motion
         self.jointed = joints_flag(arrays)  # the contact step's kernels' `jointed`: None when it has no joints
@@ -37,8 +38,10 @@ class Instant:
         return self.state.time
 
     def invalidate(self) -> None:
-        """The state was replaced or moved: its rows and look-ahead are to be built again."""
+        """The state was replaced or moved: its rows and look-ahead are to be built again, and the joint
+        correction's warm start waits for two sub-steps from it."""
         self.rows_valid = self.flight_valid = False
+        self._forget_guesses(self.work)
 
     def ensure_rows(self) -> None:
         if not self.rows_valid:

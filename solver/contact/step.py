@@ -183,7 +183,7 @@ class ContactStep:
         arrays = instant.state_arrays()
         status, index, size = self._kernels.substep(instant.arrays, instant.settings, arrays, instant.rows,
                                                     instant.flight, instant.work, h, instant.counters, instant.driven,
-                                                    instant.jointed)
+                                                    instant.jointed, False)
         instant.state.time = float(arrays.time[0])
         if status == NON_FINITE:
             return non_finite(instant.state)
@@ -279,7 +279,7 @@ class ContactStep:
         a, s, work = instant.arrays, instant.settings, instant.work
         if contact_rows is None:
             converged, joint, gap = k.correct_positions(a, s, arrays, instant.rows, instant.flight, work, h,
-                                                        instant.counters, instant.driven, instant.jointed)
+                                                        instant.counters, instant.driven, instant.jointed, False)
             instant.flight_valid = bool(converged)
             return converged, joint, gap, None
         contact_rows.warm_start(self._warm_position, instant.state.twist.reshape(-1), h / self._warm_h)

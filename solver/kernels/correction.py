@@ -14,7 +14,7 @@ from ..codes import (CORRECTIONS, DONE, ENERGY_HALVINGS, GAP, GROW_AFTER, HALVIN
                      VELOCITY_SOLVES)
 from ..drives import MOTOR_POSITION, MOTOR_VELOCITY
 from ..energy_gate import GATE_HALVINGS, GATE_SHRINK
-from . import joints, rows as joint_rows
+from . import joints, rows as joint_rows, warm_start
 from .drives import (apply_explicit_forces, drive_velocities, has_loop_drives, solve_loop_drives,
                      unstable_explicit_spring)
 from .energy_gate import energy_allowance, energy_and_noise, imbalance
@@ -110,8 +110,9 @@ def look(model, settings, state, rows, flight, work, h, driven):
 
 
 @borrowing_kernel
-def _correct_rows(model, rows, twist, rows_errors, rows_gaps, dmax, h, first_joint, last_joint, stats):
-    """Schmitt P-step 2 for the system: I = K^-1 delta / h for every joint whose gap >= Dmax at once."""
+def _correct_rows(model, rows, twist, rows_errors, rows_gaps, dmax, h, first_joint, last_joint, stats, row_impulse):
+    """Schmitt P-step 2 for the system: I = K^-1 delta / h for every joint whose gap >= Dmax at once,
+    added to row_impulse (R,)."""
     count = 0
     rhs = rows.rhs
     for j in range(first_joint, last_joint):
@@ -123,6 +124,7 @@ def _correct_rows(model, rows, twist, rows_errors, rows_gaps, dmax, h, first_joi
         joint_rows.solve_system(model, rows, rhs, rows.solution, rows.permuted, rows.null_along)
         for r in range(rhs.shape[0]):
             rows.solution[r] *= -1.0 / h
+            row_impulse[r] += rows.solution[r]
         joint_rows.apply_row_impulses(model, rows, rows.solution, twist)
         stats[CORRECTIONS] += count
         stats[SOLVES] += 1
@@ -160,12 +162,13 @@ def _correct_colour(model, rows, twist, errors, gaps, dmax, h, colour, stats):
 
 
 @borrowing_kernel
-def correct_joints(model, settings, state, rows, flight, work, h, stats, whole, driven):
-    """The joint corrections of one sweep, by the whole system's solve when `whole` (the system
-    solver's always: solves_whole); returns how many joints were corrected."""
+def correct_joints(model, settings, state, rows, flight, work, h, stats, whole, driven, dmax):
+    """The joint corrections of one sweep, of every joint whose gap is dmax or more, by the whole
+    system's solve when `whole` (the system solver's always: solves_whole); returns how many joints
+    were corrected."""
     m = model.joint_kind.shape[0]
     if whole:
-        return _correct_rows(model, rows, state.twist, work.errors, work.gaps, settings.dmax, h, 0, m, stats)
+        return _correct_rows(model, rows, state.twist, work.errors, work.gaps, dmax, h, 0, m, stats, work.row_impulse)
     corrected = 0
     for colour in range(model.color_start.shape[0] - 1):
         if colour > 0 and corrected:
@@ -173,7 +176,7 @@ def correct_joints(model, settings, state, rows, flight, work, h, stats, whole, 
                 driven)
             joint_errors(model, flight.position, flight.rotation, work)
             joint_gaps(model, work.errors, work.gaps)
-        corrected += _correct_colour(model, rows, state.twist, work.errors, work.gaps, settings.dmax, h, colour, stats)
+        corrected += _correct_colour(model, rows, state.twist, work.errors, work.gaps, dmax, h, colour, stats)
     return corrected
 
 
@@ -191,17 +194,18 @@ def watched_look(model, settings, state, rows, flight, work, h, first_worst, dri
 
 
 @borrowing_kernel
-def correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats, loop_drives, whole, driven):
-    """A sweep's corrections (P-step 2): the joints (correct_joints), then the loop drives when there
-    are any. Returns (joints corrected, the drives' largest change, whether the drives moved the bodies)."""
-    corrected = correct_joints(model, settings, state, rows, flight, work, h, stats, whole, driven)
+def correct_joints_and_drives(model, settings, state, rows, flight, work, h, stats, loop_drives, whole, driven, dmax):
+    """A sweep's corrections (P-step 2): the joints off by dmax or more (correct_joints), then the loop
+    drives when there are any. Returns (joints corrected, the drives' largest change, whether the drives
+    moved the bodies)."""
+    corrected = correct_joints(model, settings, state, rows, flight, work, h, stats, whole, driven, dmax)
     drive_change, moved = 0.0, False
     if driven is not None and loop_drives:
         # with the joints closed at this look-ahead, drives that would move by less than Dmax leave
         # its flight standing: it is where the step lands
         drive_change, moved = solve_loop_drives(model, rows, state.twist, state.axis_coordinate, work.coordinate_h,
                                                 work.rate_at_look, work.accumulated, state.time[0], h,
-                                                settings.dmax if corrected == 0 else 0.0)
+                                                dmax if corrected == 0 else 0.0)
     return corrected, drive_change, moved
 
 
@@ -294,14 +298,17 @@ def levers_at_thirds(settings):
 
 
 @borrowing_entry_kernel
-def correct_positions(model, settings, state, rows, flight, work, h, stats, driven, jointed):
+def correct_positions(model, settings, state, rows, flight, work, h, stats, driven, jointed, guessed):
     """P-steps 1 and 2 with the loop drives, until every joint's look-ahead gap is below Dmax.
     Returns (converged, worst joint, its gap); not converged asks the caller to halve h (Schmitt §5:
     a gap that grows, or no convergence within max_corrections sweeps). On success `flight` holds
     the look-ahead that P-step 3 lands on. Drive impulses accumulate in work.accumulated, which the
-    sub-step clears. jointed: None for a model without joints (arrays.joints_flag), whose joint code
-    numba then prunes."""
+    sub-step clears, the joints' in work.row_impulse. jointed: None for a model without joints
+    (arrays.joints_flag), whose joint code numba then prunes. guessed: a mechanism with loop drives
+    solved as a whole system, with its levers at the step's start, starts from the impulses of its
+    last sub-steps where they apply (warm_start.py; the plain sub-steps of advance_steps only)."""
     loop_drives = jointed is not None and driven is not None and has_loop_drives(model)
+    work.row_impulse[:] = 0.0
     if jointed is None or (model.row_joint.shape[0] == 0 and not loop_drives):
         work.levers_ready[0] = False
         fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h, flight,
@@ -309,6 +316,22 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, driv
         return True, -1, 0.0
     thirds = levers_at_thirds(settings)
     work.levers_ready[0] = thirds
+    warm = (guessed and loop_drives and settings.solver == SYSTEM and not thirds
+            and rows.softest_pivot[0] >= NEAR_SINGULAR and warm_start.applies(work, state.time[0], h))
+    if warm:
+        warm_start.guess(model, state, rows, work, h)
+        converged, worst_joint, worst_gap = _sweeps(model, settings, state, rows, flight, work, h, stats, driven,
+                                                    loop_drives, False, warm_start.WARM_SHARE * settings.dmax)
+        if converged:
+            return converged, worst_joint, worst_gap
+        warm_start.take_back(state, work)  # a guess the sweeps could not close: the sub-step from its own start
+    return _sweeps(model, settings, state, rows, flight, work, h, stats, driven, loop_drives, thirds, settings.dmax)
+
+
+@borrowing_kernel
+def _sweeps(model, settings, state, rows, flight, work, h, stats, driven, loop_drives, thirds, dmax):
+    """correct_positions' sweeps, each a look-ahead and the corrections of the joints off by dmax or
+    more and of the loop drives, with Schmitt §5's divergence watch."""
     impulse_rows = work.lever_rows if thirds else rows
     whole = solves_whole(model, settings, rows)
     first_worst = -1.0
@@ -331,13 +354,14 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, driv
             build_lever_rows(model, settings, state, flight, work, 1.0 / 3.0, 0.0)
             _keep_twist(work.twist_before, state.twist)
             work.accumulated[:] = 0.0
+            work.row_impulse[:] = 0.0
             worst_joint, worst_gap, first_worst, going = watched_look(model, settings, state, rows, flight, work, h,
                                                                       first_worst, driven)
             if not going:
                 return False, worst_joint, worst_gap
         corrected, drive_change, moved = correct_joints_and_drives(model, settings, state, impulse_rows, flight,
-                                                                   work, h, stats, loop_drives, whole, driven)
-        if corrected == 0 and drive_change < settings.dmax:
+                                                                   work, h, stats, loop_drives, whole, driven, dmax)
+        if corrected == 0 and drive_change < dmax:
             if moved:  # the drives moved the bodies after the last look-ahead
                 fly(model, settings.taylor_order, state.time[0], state.position, state.rotation, state.twist, h,
                     flight, driven)
@@ -458,18 +482,19 @@ def advance(model, settings, state, rows, flight, work, h, driven, jointed):
 
 
 @borrowing_entry_kernel
-def substep(model, settings, state, rows, flight, work, h, stats, driven, jointed):
+def substep(model, settings, state, rows, flight, work, h, stats, driven, jointed, guessed):
     """One sub-step without contacts, as its stages after the first half of the explicit forces (the
     caller's): P-steps 1-2 (joints and loop drives), P-step 3, the other half of the forces, P-step 4.
     Returns (status, index, size) as DONE ... STIFF_SPRING say. jointed: None for a model without
-    joints (the contact step's; the mechanism's steps compile it for any model)."""
+    joints (the contact step's; the mechanism's steps compile it for any model). guessed: the joint
+    correction may start from the last sub-steps' impulses (correct_positions)."""
     if driven is not None:
         spring, load = unstable_explicit_spring(model, rows, state.time[0], h)
         if spring >= 0:
             return STIFF_SPRING, spring, load
     work.accumulated[:] = 0.0
     converged, worst_joint, worst_gap = correct_positions(model, settings, state, rows, flight, work, h, stats, driven,
-                                                          jointed)
+                                                          jointed, guessed)
     if not converged:
         return GAP, worst_joint, worst_gap
     if not advance(model, settings, state, rows, flight, work, h, driven, jointed):
@@ -544,7 +569,8 @@ def advance_steps(model, settings, state, saved, rows, flight, work, duration, s
                                        else (0.0, 0.0, 0.0))
             if driven is not None:
                 apply_explicit_forces(model, rows, state.twist, state.axis_coordinate, state.time[0], 0.5 * length)
-            outcome, culprit, amount = substep(model, settings, state, rows, flight, work, length, stats, driven, True)
+            outcome, culprit, amount = substep(model, settings, state, rows, flight, work, length, stats, driven, True,
+                                               True)
             if outcome == DONE and gated:
                 change = imbalance(model, settings, saved, state, rows, energy, driven)
                 # a halving that does not shrink the imbalance (the step's own falls as L^3) shows it is not the
@@ -559,6 +585,7 @@ def advance_steps(model, settings, state, saved, rows, flight, work, duration, s
                     continue
             rejected = np.inf
             if outcome == DONE:
+                warm_start.keep(model, work, state.time[0], length)
                 stats[SUBSTEPS] += 1
                 remaining -= length
                 control[1] += 1

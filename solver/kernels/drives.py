@@ -363,7 +363,7 @@ def _apply_drive_rows(model, rows, count, accumulated, twist, negligible):
             continue
         k = rows.drive_taking_part[i]
         accumulated[k] += change
-        _push(rows, model.drive_axis[k], change, twist)
+        push_along_axis(rows, model.drive_axis[k], change, twist)
     return largest
 
 
@@ -374,12 +374,12 @@ def _project(rows, a, k, change, lower, upper, accumulated, twist):
     total = min(max(accumulated[k] + change, lower), upper)
     change = total - accumulated[k]
     accumulated[k] = total
-    _push(rows, a, change, twist)
+    push_along_axis(rows, a, change, twist)
     return abs(change)
 
 
 @borrowing_kernel
-def _push(rows, a, impulse, twist):
+def push_along_axis(rows, a, impulse, twist):
     """An impulse along axis a applied to the twist through the joints (rows.drive_response)."""
     response = rows.drive_response[a]
     for b in range(twist.shape[0]):

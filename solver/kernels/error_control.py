@@ -12,7 +12,7 @@ import numpy as np
 from ..codes import DONE, TOO_INACCURATE
 from ..error_control import (ACCURATE, CHECK_EVERY, GAP_NOISE, LARGEST_RATIO, LEAST_FACTOR, MOST_FACTOR,
                              MOST_UNCHECKED, PROPOSED, REJECTED, SAFETY, SHORTEST, SMALLEST_SUBSTEP, UNCHECKED_LEFT)
-from . import rows as joint_rows
+from . import rows as joint_rows, warm_start
 from .correction import advance_steps, copy_state
 from .jit import borrowing_entry_kernel, borrowing_kernel
 
@@ -63,6 +63,7 @@ def estimated_substep(model, settings, state, saved, start, halves, rows, flight
     symmetric method its long-run energy); error (n,) <- each body's estimated local error of the whole
     sub-step, m (local_error). `inner` is advance_steps' control. Returns what advance_steps returns."""
     copy_state(state, start)
+    warm_start.swap_aside(work)  # the halves keep the warm start's history of the run apart
     inner[0], inner[1] = 0.5 * length, 0.0
     done, stopped, status, index, size, failed = advance_steps(model, settings, state, saved, rows, flight, work,
                                                                0.5 * length, 2, h, inner, stats, driven)
@@ -70,6 +71,7 @@ def estimated_substep(model, settings, state, saved, start, halves, rows, flight
         return done, stopped, status, index, size, failed
     copy_state(state, halves)
     copy_state(start, state)
+    warm_start.swap_aside(work)
     joint_rows.build(model, settings.solver, state.position, state.rotation, rows)
     inner[0], inner[1] = length, 0.0
     done, stopped, status, index, size, failed = advance_steps(model, settings, state, saved, rows, flight, work,

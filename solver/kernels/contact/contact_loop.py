@@ -122,7 +122,7 @@ def correct_positions(model, settings, state, rows, flight, work, h, stats, loop
         corrected, drive_change, drives_moved = 0, 0.0, False
         if jointed is not None:
             corrected, drive_change, drives_moved = correct_joints_and_drives(
-                model, settings, state, rows, flight, work, h, stats, loop_drives, whole, driven)
+                model, settings, state, rows, flight, work, h, stats, loop_drives, whole, driven, settings.dmax)
         joints_settled = corrected == 0 and drive_change < settings.dmax
         passes += 1
         # each contact to its own tightness: a resting body's far below Dmax, so that it does not creep
